@@ -41,22 +41,24 @@ class Solution:
     goal: Goal = Goal.STROKES
 
 
-class _Buffers:
-    """Per-process scratch buffers, kept filled with their neutral value between solves."""
-
-    def __init__(self) -> None:
-        self._store: dict[tuple[str, int], np.ndarray] = {}
-
-    def get(self, dtype: str, size: int, fill: int) -> np.ndarray:
-        key = (dtype, fill)
-        buf = self._store.get(key)
-        if buf is None or buf.shape[0] < size:
-            buf = np.full(max(size, 1), fill, dtype=dtype)
-            self._store[key] = buf
-        return buf
+_BUFFERS: dict[tuple[str, int], np.ndarray] = {}
 
 
-_BUFFERS = _Buffers()
+def scratch(dtype: str, size: int, fill: int) -> np.ndarray:
+    """A per-process buffer of at least ``size`` items, filled with ``fill``.  The sweep
+    kernels leave the part they use filled again, so it is reused without clearing."""
+    key = (dtype, fill)
+    buf = _BUFFERS.get(key)
+    if buf is None or buf.shape[0] < size:
+        buf = np.full(max(size, 1), fill, dtype=dtype)
+        _BUFFERS[key] = buf
+    return buf
+
+
+def golf_scratch(stride: int) -> tuple[np.ndarray, np.ndarray]:
+    """Buffers big enough to sweep any golf position (any-time, when-stuck)."""
+    size = (6**7 + 1) * stride
+    return scratch("uint8", size, 255), scratch("uint32", size, 0)
 
 
 def solve(board: Board, rules: Rules, goal: Goal | str = Goal.STROKES,
@@ -92,11 +94,11 @@ def _sweep(arrays, tables, when_stuck: bool, limit: int, stop: bool, moves_out: 
     stride = tables.stride
     size = (int(np.prod(arrays.heights + 1)) + 1) * stride
     if when_stuck:
-        buf = _BUFFERS.get("uint32", size, 0)[:size]
+        buf = scratch("uint32", size, 0)
         return sweep.sweep_when_stuck(arrays.exposed, arrays.heights, arrays.stock, arrays.top,
                                       tables.drawn, tables.accepts, tables.play_next, stride,
                                       limit, stop, buf, moves_out)
-    buf = _BUFFERS.get("uint8", size, sweep.INF)[:size]
+    buf = scratch("uint8", size, sweep.INF)
     return sweep.sweep_any_time(arrays.exposed, arrays.heights, arrays.stock, arrays.top,
                                 tables.drawn, tables.play_next, tables.pull_src, tables.pull_dst,
                                 tables.width, stride, limit, stop, buf, moves_out)

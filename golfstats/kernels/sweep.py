@@ -16,8 +16,8 @@ that lead to it.  Each state holds one slot per top state:
   is their union.
 
 Plays read the grouped tables of ``kernels.tables``.  Buffers come from the caller
-filled with ``INF`` (any-time) or 0 (when-stuck), with one spare state past the
-last code, and are restored before returning.  Moves go to ``moves_out``: ``c >= 0``
+filled with ``INF`` (any-time) or 0 (when-stuck), at least one spare state longer
+than the code space, and the part used is restored before returning.  Moves go to ``moves_out``: ``c >= 0``
 plays column ``c``, -1 draws.  No I/O, no RNG.
 """
 
@@ -201,7 +201,7 @@ def _any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pull_ds
         k_end = np.int64(kv[U(best_code) * S + KMIN])
     n_moves = _trace_any_time(exposed, heights, top0, play_next, stride, kv, nk, pw, full,
                               target, k_end, moves_out)
-    kv[:] = INF
+    kv[:(spare_code + 1) * stride] = INF
     return _finish(won, n, k_end, loss_left, n_moves, states, moves_out)
 
 
@@ -358,7 +358,7 @@ def sweep_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, s
             k_end += 1
     n_moves = _trace_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, stride,
                                 kb, pw, full, target, k_end, moves_out)
-    kb[:] = 0
+    kb[:(spare_code + 1) * stride] = 0
     return _finish(won, n, k_end, loss_left, n_moves, states, moves_out)
 
 

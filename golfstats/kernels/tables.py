@@ -12,6 +12,7 @@ column), which nothing accepts.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -48,6 +49,11 @@ class Tables:
     def stride(self) -> int:
         """Slots per tableau state in the solver's buffer: tops, then kmin, then a spare."""
         return _stride(self.n_tops)
+
+    @property
+    def index_any(self) -> int:
+        """Id of the top that accepts every card (empty foundation), or -1 if unreachable."""
+        return self.index.get(_signature(self.rules, Top.any()), -1)
 
     def top_id(self, top: Top) -> int:
         return self.index[_signature(self.rules, top)]
@@ -131,6 +137,19 @@ def _pull_tables(groups: list[dict[int, list[int]]], spare: int):
             for m, t in enumerate(ts):
                 pull_src[m * N_KINDS + x] = t
     return pull_src, pull_dst, width
+
+
+#: The tables as one argument for the play-out kernels (a numba-friendly named tuple).
+KernelTables = namedtuple(
+    "KernelTables", "play_next accepts drawn pull_src pull_dst width stride when_stuck")
+
+
+def kernel_tables(tables: Tables) -> KernelTables:
+    from golfstats.rules import Draw
+
+    return KernelTables(tables.play_next, tables.accepts, tables.drawn, tables.pull_src,
+                        tables.pull_dst, tables.width, tables.stride,
+                        tables.rules.draw is Draw.WHEN_STUCK)
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,3 @@
+from golfstats.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""(commands of this family are added here)"""

@@ -1,0 +1,110 @@
+"""The lookahead player: best chain now, valued by expectation over the next draws.
+
+For every chain of plays available now (``chains.enumerate_chains``, the empty
+chain included) it values the position the chain leads to, then plays the best
+chain and draws.  With ``depth`` d (1 or 2) the value of an endpoint E is the
+expectation, over the kind r of the next card drawn from the unseen stock
+(probability unseen[r] / n_left), of
+
+* d = 1: the leaf value of E with top r;
+* d = 2: the best depth-1 value over the chains available from (E, r), with r
+  removed from the unseen stock.
+
+Leaf value: minus the tableau cards left after the longest chain available from
+(E, r) (a position that can play many cards now is good, and one that has buried
+its bridges is not).  A cleared tableau is worth ``WIN`` plus the stock left; with
+the stock empty an endpoint is worth minus its cards left.  Under draw when-stuck a
+chain may only stop where no play is left.  Ties go to the longer chain, then to
+the first found.  No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.chains import can_play, chain_moves, enumerate_chains, longest_chain
+
+DRAW = -1
+WIN = 1000.0
+CHAIN_LIMIT = 100_000
+LONGEST_BUDGET = 20_000
+
+
+@nb.njit(cache=True, nogil=True)
+def _leaf(kt, exposed, heights, top, left, n_left):
+    run = longest_chain(exposed, heights, top, kt.play_next, LONGEST_BUDGET)
+    if run >= left:
+        return WIN + n_left
+    return -float(left - run)
+
+
+@nb.njit(cache=True, nogil=True)
+def _value_1(kt, exposed, heights, n_left, unseen):
+    """Depth-1 value of drawing next from ``heights``: expected leaf over the drawn kind."""
+    left = heights.sum()
+    if left == 0:
+        return WIN + n_left
+    if n_left == 0:
+        return -float(left)
+    total = 0.0
+    for r in range(16):
+        if unseen[r] > 0:
+            v = _leaf(kt, exposed, heights, kt.drawn[r], left, n_left - 1)
+            total += unseen[r] / n_left * v
+    return total
+
+
+@nb.njit(cache=True, nogil=True)
+def _best_1(kt, exposed, heights, top, n_left, unseen):
+    """Best depth-1 value over the chains available from (heights, top)."""
+    n, eh, et, el, parent, move = enumerate_chains(exposed, heights, top, kt.play_next, CHAIN_LIMIT)
+    best = -1e300
+    for i in range(n):
+        if kt.when_stuck and n_left > 0 and can_play(exposed, eh[i], et[i], kt.play_next):
+            continue
+        best = max(best, _value_1(kt, exposed, eh[i], n_left, unseen))
+    return best
+
+
+@nb.njit(cache=True, nogil=True)
+def _value_2(kt, exposed, heights, n_left, unseen):
+    """Depth-2 value: expected best depth-1 chain after the drawn kind."""
+    left = heights.sum()
+    if left == 0:
+        return WIN + n_left
+    if n_left == 0:
+        return -float(left)
+    total = 0.0
+    for r in range(16):
+        if unseen[r] > 0:
+            p = unseen[r] / n_left
+            unseen[r] -= 1
+            total += p * _best_1(kt, exposed, heights, kt.drawn[r], n_left - 1, unseen)
+            unseen[r] += 1
+    return total
+
+
+@nb.njit(cache=True, nogil=True)
+def lookahead_plan(depth, kt, exposed, heights, top, n_left, unseen, plan):
+    """Plan: the best chain, then a draw (if the stock is not empty and cards remain)."""
+    n, eh, et, el, parent, move = enumerate_chains(exposed, heights, top, kt.play_next, CHAIN_LIMIT)
+    best = -1e300
+    best_i = -1
+    for i in range(n):
+        if kt.when_stuck and n_left > 0 and can_play(exposed, eh[i], et[i], kt.play_next):
+            continue
+        if depth >= 2:
+            v = _value_2(kt, exposed, eh[i], n_left, unseen)
+        else:
+            v = _value_1(kt, exposed, eh[i], n_left, unseen)
+        if v > best + 1e-9 or (v > best - 1e-9 and el[i] > el[best_i]):
+            best = v
+            best_i = i
+    if best_i < 0:
+        return 0
+    m = chain_moves(best_i, el, parent, move, plan)
+    if n_left > 0 and eh[best_i].sum() > 0:
+        plan[m] = DRAW
+        m += 1
+    return m

@@ -1,0 +1,202 @@
+"""Play-outs: one hand played by an honest policy, move by move, and scored.
+
+The loop owns the stock; a policy only ever sees the visible position (tableau,
+top, how many stock cards are left and the multiset of their kinds) through
+``decide``.  A decision is a *plan*: a chain of plays, possibly followed by one
+draw, all chosen from what is visible; the loop checks each move is legal.
+No I/O; all randomness comes from the deal's key (``kernels.rng``).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.lookahead import lookahead_plan
+from golfstats.kernels.rng import below, new_state
+from golfstats.kernels.sampling import sampling_plan
+
+DRAW = -1
+# Policy ids of the compiled players; the registry in ``golfstats.policies`` names them.
+RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
+# Play-out status
+FINISHED, ILLEGAL_PLAN, NO_PLAN = 0, 1, 2
+
+
+@nb.njit(cache=True, nogil=True)
+def random_plan(kt, exposed, heights, top, n_left, rng, plan):
+    """A uniformly random legal move."""
+    ncols = heights.shape[0]
+    options = np.empty(ncols + 1, np.int64)
+    n = 0
+    for c in range(ncols):
+        h = heights[c]
+        if h > 0 and kt.play_next[top, exposed[c, h]] >= 0:
+            options[n] = c
+            n += 1
+    if n_left > 0 and (n == 0 or not kt.when_stuck):
+        options[n] = DRAW
+        n += 1
+    if n == 0:
+        return 0
+    plan[0] = options[below(rng, n)]
+    return 1
+
+
+@nb.njit(cache=True, nogil=True)
+def greedy_plan(kt, exposed, heights, top, n_left, plan):
+    """Play whenever possible, else draw.  Tie-break: the tallest column, then the
+    leftmost (uncovering the deepest column first)."""
+    best = -1
+    for c in range(heights.shape[0]):
+        h = heights[c]
+        if h > 0 and kt.play_next[top, exposed[c, h]] >= 0 and (best < 0 or h > heights[best]):
+            best = c
+    if best >= 0:
+        plan[0] = best
+        return 1
+    if n_left > 0:
+        plan[0] = DRAW
+        return 1
+    return 0
+
+
+@nb.njit(cache=True, nogil=True)
+def decide(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    """The plan of ``policy`` for the visible position; its length (0: nothing to do)."""
+    if policy == RANDOM:
+        return random_plan(kt, exposed, heights, top, n_left, rng, plan)
+    if policy == GREEDY:
+        return greedy_plan(kt, exposed, heights, top, n_left, plan)
+    if policy == LOOKAHEAD:
+        return lookahead_plan(params[0], kt, exposed, heights, top, n_left, unseen, plan)
+    return sampling_plan(params[0], kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+
+
+@nb.njit(cache=True, nogil=True)
+def play_hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+    """Play one hand to its end.
+
+    Returns ``(status, won, strokes, points, draws, n_moves, longest_chain)``; the
+    moves are in ``moves_out[:n_moves]`` (``c >= 0`` play column c, -1 draw).
+    """
+    heights = heights0.copy()
+    n = stock.shape[0]
+    unseen = np.zeros(16, np.int64)
+    for j in range(n):
+        unseen[stock[j]] += 1
+    rng = new_state(key)
+    plan = np.empty(heights.sum() + n + 2, np.int64)
+    top = top0
+    k = 0
+    left = heights.sum()
+    points = draws = streak = longest = n_moves = 0
+    status = FINISHED
+    while left > 0:
+        n_plan = decide(policy, params, kt, exposed, heights, top, n - k, unseen, rng, kv, kb, plan)
+        if n_plan == 0:
+            break  # no legal move: the hand is over
+        for i in range(n_plan):
+            move = plan[i]
+            if move == DRAW:
+                if k >= n:
+                    status = ILLEGAL_PLAN
+                    break
+                if kt.when_stuck and _can_play(kt, exposed, heights, top):
+                    status = ILLEGAL_PLAN
+                    break
+                kind = stock[k]
+                unseen[kind] -= 1
+                top = kt.drawn[kind]
+                k += 1
+                draws += 1
+                streak = 0
+            else:
+                h = heights[move] if 0 <= move < heights.shape[0] else 0
+                nxt = kt.play_next[top, exposed[move, h]] if h > 0 else -1
+                if nxt < 0:
+                    status = ILLEGAL_PLAN
+                    break
+                heights[move] -= 1
+                left -= 1
+                top = nxt
+                points += 10 + 5 * streak
+                streak += 1
+                if streak > longest:
+                    longest = streak
+            moves_out[n_moves] = move
+            n_moves += 1
+            if left == 0:
+                break
+        if status != FINISHED:
+            break
+    won = left == 0
+    if won:
+        points += 100 + 5 * (n - k)
+        strokes = -(n - k)
+    else:
+        strokes = left
+    return status, won, strokes, points, draws, n_moves, longest
+
+
+@nb.njit(cache=True, nogil=True)
+def _can_play(kt, exposed, heights, top):
+    for c in range(heights.shape[0]):
+        h = heights[c]
+        if h > 0 and kt.play_next[top, exposed[c, h]] >= 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights, stock):
+    """Kernel inputs of one deal in layout order (``deals.seeded_deals``).
+
+    ``start``: 0 a card turned from the stock, 1 empty, 2 the Ace of spades.
+    Fills ``exposed``/``heights``/``stock`` (kinds) and returns the top-state id.
+    """
+    for c in range(columns):
+        heights[c] = height
+        exposed[c, 0] = 14
+        for i in range(height):
+            card = cards[c * height + i]
+            exposed[c, i + 1] = 0 if card >= 52 else card % 13 + 1
+    rest = columns * height
+    top = any_top
+    if start == 0:
+        card = cards[rest]
+        top = drawn[0 if card >= 52 else card % 13 + 1]
+        rest += 1
+    elif start == 2:
+        top = drawn[1]
+    for j in range(stock.shape[0]):
+        card = cards[rest + j]
+        stock[j] = 0 if card >= 52 else card % 13 + 1
+    return top
+
+
+@nb.njit(cache=True, nogil=True)
+def play_batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb,
+               out, moves_out, record):
+    """Play every deal of ``cards`` (layout order).  ``out[d]`` receives
+    (status, won, strokes, points, draws, moves, longest_chain); with ``record`` the
+    moves of deal d go to ``moves_out[d]`` (padded with -2)."""
+    n_stock = cards.shape[1] - columns * height - (1 if start == 0 else 0)
+    exposed = np.empty((columns, height + 1), np.int64)
+    heights = np.empty(columns, np.int64)
+    stock = np.empty(n_stock, np.int64)
+    moves = np.empty(columns * height + n_stock + 2, np.int64)
+    for d in range(cards.shape[0]):
+        top = deal_inputs(cards[d], columns, height, start, any_top, kt.drawn, exposed, heights, stock)
+        status, won, strokes, points, draws, n, longest = play_hand(
+            policy, params, kt, exposed, heights, stock, top, keys[d], kv, kb, moves)
+        out[d, 0] = status
+        out[d, 1] = won
+        out[d, 2] = strokes
+        out[d, 3] = points
+        out[d, 4] = draws
+        out[d, 5] = n
+        out[d, 6] = longest
+        if record:
+            moves_out[d, :n] = moves[:n]
+            moves_out[d, n:] = -2
