@@ -23,7 +23,7 @@ RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
 FINISHED, ILLEGAL_PLAN, NO_PLAN = 0, 1, 2
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def random_plan(kt, exposed, heights, top, n_left, rng, plan):
     """A uniformly random legal move."""
     ncols = heights.shape[0]
@@ -43,7 +43,7 @@ def random_plan(kt, exposed, heights, top, n_left, rng, plan):
     return 1
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def greedy_plan(kt, exposed, heights, top, n_left, plan):
     """Play whenever possible, else draw.  Tie-break: the tallest column, then the
     leftmost (uncovering the deepest column first)."""
@@ -61,7 +61,7 @@ def greedy_plan(kt, exposed, heights, top, n_left, plan):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def decide(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
     """The plan of ``policy`` for the visible position; its length (0: nothing to do)."""
     if policy == RANDOM:
@@ -80,13 +80,22 @@ def play_hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, m
     Returns ``(status, won, strokes, points, draws, n_moves, longest_chain)``; the
     moves are in ``moves_out[:n_moves]`` (``c >= 0`` play column c, -1 draw).
     """
-    heights = heights0.copy()
+    work = np.empty(moves_out.shape[0] + 16, np.int64)
+    return _play(policy, params, kt, exposed, heights0.copy(), stock, top0, key, kv, kb, moves_out,
+                 work, new_state(key))
+
+
+@nb.njit(nogil=True, inline="always")
+def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_out, work, rng):
+    """``play_hand`` on caller-owned scratch: ``heights`` is played down in place, ``work``
+    holds the unseen counts (16) then the plan; ``rng`` is reseeded from ``key``."""
     n = stock.shape[0]
-    unseen = np.zeros(16, np.int64)
+    unseen = work[:16]
+    unseen[:] = 0
     for j in range(n):
         unseen[stock[j]] += 1
-    rng = new_state(key)
-    plan = np.empty(heights.sum() + n + 2, np.int64)
+    plan = work[16:]
+    rng[0] = np.uint64(key)
     top = top0
     k = 0
     left = heights.sum()
@@ -139,7 +148,7 @@ def play_hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, m
     return status, won, strokes, points, draws, n_moves, longest
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _can_play(kt, exposed, heights, top):
     for c in range(heights.shape[0]):
         h = heights[c]
@@ -180,16 +189,39 @@ def play_batch(policy, params, kt, cards, keys, columns, height, start, any_top,
                out, moves_out, record):
     """Play every deal of ``cards`` (layout order).  ``out[d]`` receives
     (status, won, strokes, points, draws, moves, longest_chain); with ``record`` the
-    moves of deal d go to ``moves_out[d]`` (padded with -2)."""
+    moves of deal d go to ``moves_out[d]`` (padded with -2).
+
+    Each policy gets its own copy of the loop (the policy id is a constant in each
+    branch), so the cheap players do not pay for the expensive ones' code.
+    """
+    if policy == RANDOM:
+        _batch(RANDOM, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+               moves_out, record)
+    elif policy == GREEDY:
+        _batch(GREEDY, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+               moves_out, record)
+    elif policy == LOOKAHEAD:
+        _batch(LOOKAHEAD, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+               moves_out, record)
+    else:
+        _batch(SAMPLING, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+               moves_out, record)
+
+
+@nb.njit(nogil=True, inline="always")
+def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+           moves_out, record):
     n_stock = cards.shape[1] - columns * height - (1 if start == 0 else 0)
     exposed = np.empty((columns, height + 1), np.int64)
     heights = np.empty(columns, np.int64)
     stock = np.empty(n_stock, np.int64)
     moves = np.empty(columns * height + n_stock + 2, np.int64)
+    work = np.empty(moves.shape[0] + 16, np.int64)
+    rng = new_state(0)
     for d in range(cards.shape[0]):
         top = deal_inputs(cards[d], columns, height, start, any_top, kt.drawn, exposed, heights, stock)
-        status, won, strokes, points, draws, n, longest = play_hand(
-            policy, params, kt, exposed, heights, stock, top, keys[d], kv, kb, moves)
+        status, won, strokes, points, draws, n, longest = _play(
+            policy, params, kt, exposed, heights, stock, top, keys[d], kv, kb, moves, work, rng)
         out[d, 0] = status
         out[d, 1] = won
         out[d, 2] = strokes

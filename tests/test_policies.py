@@ -1,0 +1,174 @@
+"""Policies: the information rule, twins, and the ladder random <= greedy <= lookahead <= sampling <= exact."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from golfstats.board import Board
+from golfstats.deals import seeded_board, seeded_deals
+from golfstats.engine import apply, legal_moves, score_moves
+from golfstats.policies import PolicyError, parse_policy, plan, play_board, play_deals
+from golfstats.reference import policies as twin
+from golfstats.rules import all_rule_sets, parse_variant
+
+KING_RULES = ["strict", "queens-on-kings", "putt-putt"]
+# one representative of every option, for the checks that run a twin in Python
+REPRESENTATIVE = KING_RULES + [
+    "strict+jokers1", "putt-putt+jokers2", "queens-on-kings+empty-start",
+    "putt-putt+when-stuck", "queens-on-kings+dead-queen",
+    "queens-on-kings+jokers2+empty-start+when-stuck+dead-queen",
+]
+HONEST = ["random", "greedy", "lookahead", "lookahead:depth=2", "sampling:samples=4"]
+
+
+def mid_game(rules, board: Board, moves: int, seed: int) -> Board:
+    """``board`` after ``moves`` random legal moves (fewer if the hand ends)."""
+    rng = np.random.default_rng(seed)
+    pos = board.position()
+    for _ in range(moves):
+        options = legal_moves(rules, pos)
+        if not options:
+            break
+        pos = apply(rules, pos, options[rng.integers(len(options))])
+    return Board(pos.tableau, pos.stock, pos.top_card)
+
+
+def test_parse_policy_names_and_params():
+    assert parse_policy("greedy").spec == "greedy"
+    assert parse_policy("lookahead").param("depth") == 1
+    assert parse_policy("lookahead:depth=2").spec == "lookahead:depth=2"
+    assert parse_policy("sampling:samples=32").param("samples") == 32
+    assert not parse_policy("exact").info.honest
+    for bad, words in [("bogus", "policies are"), ("lookahead:width=2", "no parameter"),
+                       ("lookahead:depth=x", "integer"), ("lookahead:depth=9", "between")]:
+        with pytest.raises(PolicyError, match=words):
+            parse_policy(bad)
+
+
+@pytest.mark.parametrize("policy", HONEST)
+@pytest.mark.parametrize("variant", ["strict", "putt-putt+jokers2", "queens-on-kings+when-stuck"])
+def test_information_rule_shuffled_stock_same_decision(variant, policy):
+    """An honest policy never sees the stock order: shuffling the unseen stock cannot
+    change what it does now (same key, many seeded mid-game positions)."""
+    rules = parse_variant(variant)
+    pol = parse_policy(policy)
+    rng = np.random.default_rng(11)
+    for index in range(12):
+        board = mid_game(rules, seeded_board(rules, 5, index), int(rng.integers(0, 20)), index)
+        if len(board.stock) < 2:
+            continue
+        decided = plan(rules, pol, board, key=index)
+        for _ in range(3):
+            stock = tuple(rng.permutation(np.array(board.stock, dtype=np.int64)).tolist())
+            shuffled = Board(board.tableau, stock, board.foundation)
+            assert plan(rules, pol, shuffled, key=index) == decided
+
+
+def test_exact_policy_does_see_the_stock():
+    """The clairvoyant solver is the one player allowed to use the order: check the test
+    above could fail, by finding a position where the exact plan depends on it."""
+    rules = parse_variant("strict")
+    pol = parse_policy("exact")
+    rng = np.random.default_rng(3)
+    changed = False
+    for index in range(20):
+        board = seeded_board(rules, 9, index)
+        stock = tuple(rng.permutation(np.array(board.stock, dtype=np.int64)).tolist())
+        if plan(rules, pol, board) != plan(rules, pol, Board(board.tableau, stock, board.foundation)):
+            changed = True
+            break
+    assert changed
+
+
+@pytest.mark.parametrize("variant", REPRESENTATIVE)
+@pytest.mark.parametrize("policy,depth", [("random", 1), ("greedy", 1), ("lookahead", 1)])
+def test_kernels_match_twins_move_for_move(variant, policy, depth):
+    rules = parse_variant(variant)
+    pol = parse_policy(policy if policy != "lookahead" else f"lookahead:depth={depth}")
+    for index in range(4):
+        board = seeded_board(rules, 21, index)
+        fast = play_board(rules, pol, board, key=1000 + index)
+        slow = twin.play_out(rules, board.position(), policy, depth, key=1000 + index)
+        assert fast.moves == slow, f"deal {index}"
+        outcome = score_moves(rules, board.position(), slow)
+        assert (fast.won, fast.strokes, fast.points, fast.draws, fast.longest_chain) == (
+            outcome.won, outcome.strokes, outcome.points, outcome.draws, outcome.longest_chain)
+
+
+def test_lookahead_depth2_matches_twin_mid_game():
+    rules = parse_variant("queens-on-kings")
+    pol = parse_policy("lookahead:depth=2")
+    for index in range(3):
+        board = mid_game(rules, seeded_board(rules, 4, index), 12, index)
+        assert play_board(rules, pol, board).moves == twin.play_out(rules, board.position(),
+                                                                    "lookahead", 2)
+
+
+@pytest.mark.parametrize("variant", ["black-hole", "all-in-a-row"])
+def test_stockless_games_twins_mid_game(variant):
+    """Without a stock every chain is visible; check the twins on small positions."""
+    rules = parse_variant(variant)
+    for index in range(3):
+        board = mid_game(rules, seeded_board(rules, 8, index), 30, index)
+        for policy in ("greedy", "lookahead"):
+            fast = play_board(rules, parse_policy(policy), board)
+            assert fast.moves == twin.play_out(rules, board.position(), policy)
+
+
+@pytest.mark.parametrize("rules", all_rule_sets(), ids=lambda r: r.id)
+def test_no_policy_beats_exact_and_lines_are_legal(rules):
+    """Invariant over every rule set: each play-out is a legal, finished hand whose
+    scores are what the engine says, and exact is never worse on any deal."""
+    n = 6 if rules.layout.has_stock else 3
+    batch = seeded_deals(rules, 77, 0, n)
+    exact = play_deals(rules, parse_policy("exact"), batch, record_moves=True)
+    for policy in ("random", "greedy", "lookahead"):
+        res = play_deals(rules, parse_policy(policy), batch, record_moves=True)
+        assert (res["strokes"] >= exact["strokes"]).all()
+        for d in range(n):
+            board = seeded_board(rules, 77, d)
+            outcome = score_moves(rules, board.position(), res["move_list"][d].tolist())
+            assert outcome.finished
+            assert (outcome.won, outcome.strokes, outcome.points) == (
+                res["won"][d], res["strokes"][d], res["points"][d])
+            assert -len(board.stock) <= res["strokes"][d] <= sum(map(len, board.tableau))
+
+
+def _ladder(variant: str, n: int, n_sampling: int, samples: int):
+    rules = parse_variant(variant)
+    batch = seeded_deals(rules, 2026, 0, n)
+    wins = {p: play_deals(rules, parse_policy(p), batch)["won"]
+            for p in ("random", "greedy", "lookahead", "exact")}
+    small = seeded_deals(rules, 2026, 0, n_sampling)
+    wins["sampling"] = play_deals(rules, parse_policy(f"sampling:samples={samples}"), small)["won"]
+    return wins
+
+
+def _not_worse(better: np.ndarray, worse: np.ndarray, slack_se: float = 3.0) -> bool:
+    """Paired comparison: mean(better - worse) > -slack_se standard errors (or -1%)."""
+    diff = better.astype(float) - worse.astype(float)
+    se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else 1.0
+    return diff.mean() > -max(slack_se * se, 0.01)
+
+
+@pytest.mark.parametrize("variant", KING_RULES)
+def test_win_rate_ladder(variant):
+    """random <= greedy <= lookahead <= sampling <= exact on the same seeded deals
+    (paired; tolerance 3 standard errors of the paired difference, at least 1%)."""
+    wins = _ladder(variant, n=1500, n_sampling=40, samples=4)
+    assert _not_worse(wins["greedy"], wins["random"])
+    assert _not_worse(wins["lookahead"], wins["greedy"])
+    assert _not_worse(wins["sampling"], wins["lookahead"][:40])
+    assert (wins["exact"][:40] >= wins["sampling"]).all()
+    assert (wins["exact"] >= wins["lookahead"]).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", KING_RULES + ["putt-putt+jokers2", "strict+empty-start"])
+def test_win_rate_ladder_large(variant):
+    wins = _ladder(variant, n=20000, n_sampling=400, samples=16)
+    assert _not_worse(wins["greedy"], wins["random"])
+    assert _not_worse(wins["lookahead"], wins["greedy"])
+    assert _not_worse(wins["sampling"], wins["lookahead"][:400])
+    assert (wins["exact"][:400] >= wins["sampling"]).all()
