@@ -85,26 +85,38 @@ def tables_for(rules: Rules) -> Tables:
     start = [Top.drawn(x) for x in kinds]
     if rules.jokers or rules.layout.start == "empty":
         start.insert(0, Top.any())
+    # Breadth-first over tops, tracking how many jokers were just played in a row: no
+    # more than the deck holds can be, so longer joker runs (whose tops would multiply)
+    # are never generated; their table entry stays -1 and no reachable position uses it.
     tops: list[Top] = []
     index: dict[frozenset, int] = {}
-    queue = list(start)
+    depth: list[int] = []
+    queue = [(top, 0) for top in start]
     while queue:
-        top = queue.pop(0)
+        top, d = queue.pop(0)
         sig = _signature(rules, top)
-        if sig in index:
+        if sig in index and depth[index[sig]] <= d:
             continue
-        index[sig] = len(tops)
-        tops.append(top)
+        if sig in index:
+            depth[index[sig]] = d
+        else:
+            index[sig] = len(tops)
+            tops.append(top)
+            depth.append(d)
         for x in kinds:
+            if x == JOKER_KIND and d >= rules.jokers:
+                continue
             nxt = top.after(rules, x)
             if nxt is not None:
-                queue.append(nxt)
+                queue.append((nxt, d + 1 if x == JOKER_KIND else 0))
     n = len(tops)
     play_next = np.full((n, N_KINDS), -1, np.int64)
     accepts = np.zeros(n, np.int64)
     groups: list[dict[int, list[int]]] = [{} for _ in range(N_KINDS)]
     for t, top in enumerate(tops):
         for x in kinds:
+            if x == JOKER_KIND and depth[t] >= rules.jokers:
+                continue
             nxt = top.after(rules, x)
             if nxt is not None:
                 u = index[_signature(rules, nxt)]
