@@ -1,0 +1,318 @@
+"""Run a simulation: check everything, play the chunks not yet on disk, summarise.
+
+Order of a run (``run_simulation``):
+
+1. refuse a bad configuration before any work: ``SimConfig.validate``, the backend,
+   the log file, the output directory (writable; no run there unless ``resume``, and
+   then the same run);
+2. write ``run.json`` (status ``running``), list the chunks whose part is missing or
+   invalid (a resumed run keeps every valid part and removes temporaries);
+3. play them on the backend; each part is written atomically as its chunk finishes;
+4. summarise every part by a lazy polars scan into ``summary.parquet``; ``run.json``
+   gets status ``complete`` and the timings.
+
+A failure (a chunk raising, a worker dying) or Ctrl-C keeps the finished parts, marks
+``run.json`` ``failed`` or ``interrupted`` and raises; ``resume`` finishes the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import platform
+import shlex
+import sys
+import time
+from dataclasses import asdict
+from datetime import UTC, datetime
+from importlib import metadata as importlib_metadata
+from pathlib import Path
+
+from golfstats.rules import RULES_VERSION
+from golfstats.sim.plan import Chunk, RunSpec, SimConfig, SimError, auto_chunk_size, plan_chunks
+from golfstats.sim.writer import (
+    DEALS_DIR,
+    RUN_JSON,
+    SUMMARY,
+    part_is_valid,
+    part_path,
+    remove_temporaries,
+    summarize_parts,
+    write_json,
+    write_summary,
+)
+
+log = logging.getLogger("golfstats.sim")
+
+RUN_FORMAT = 1  # version of the run directory's layout
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def versions(backend: str = "local") -> dict[str, str]:
+    """Versions of golfstats, its compute libraries and python (without importing them)."""
+    names = ["golfstats", "numba", "numpy", "polars", "pyarrow"]
+    if backend == "dask":
+        names += ["dask", "distributed"]
+    out = {"python": platform.python_version()}
+    for name in names:
+        try:
+            out[name] = importlib_metadata.version(name)
+        except importlib_metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def _rules_fields(config: SimConfig) -> dict:
+    return {k: (v.value if hasattr(v, "value") else v) for k, v in asdict(config.rules).items()}
+
+
+def parquet_metadata(config: SimConfig) -> dict[str, str]:
+    """Key-value metadata of every Parquet file of the run: the rules, the seed and more."""
+    identity = config.identity()
+    return {
+        "golfstats.run_id": config.run_id,
+        "golfstats.variant": config.rules.id,
+        "golfstats.rules": json.dumps(_rules_fields(config), sort_keys=True),
+        "golfstats.rules_version": identity["rules_version"],
+        "golfstats.seed": str(config.seed),
+        "golfstats.n": str(config.n),
+        "golfstats.policies": json.dumps(list(config.policy_specs)),
+        "golfstats.goal": config.goal,
+        "golfstats.version": versions()["golfstats"],
+    }
+
+
+def replay_command(config: SimConfig, chunk_size: int) -> str:
+    """A ``golfstats simulate`` command line that makes the same rows."""
+    args = ["golfstats", "simulate", "--variant", config.rules.id, "-n", str(config.n),
+            "--seed", str(config.seed)]
+    for spec in config.policy_specs:
+        args += ["--policy", spec]
+    args += ["--goal", config.goal, "--chunk-size", str(chunk_size), "--out", str(config.run_dir)]
+    return shlex.join(args)
+
+
+def _invoked_command() -> str:
+    argv = list(sys.argv)
+    if argv:
+        argv[0] = Path(argv[0]).name
+    return shlex.join(argv)
+
+
+# ------------------------------------------------------------------ checks
+
+def _check_out_dir(config: SimConfig) -> dict | None:
+    """Refuse an unusable output directory; returns the stored run.json when resuming."""
+    run_dir = config.run_dir
+    if run_dir.exists() and not run_dir.is_dir():
+        raise SimError(f"--out {run_dir} exists and is not a directory")
+    stored = None
+    if run_dir.is_dir() and any(run_dir.iterdir()):
+        run_json = run_dir / RUN_JSON
+        if not config.resume:
+            what = "holds a run" if run_json.exists() else "exists and is not empty"
+            raise SimError(f"{run_dir} {what}; pass --resume to finish or re-summarise it, "
+                           "or choose another --out")
+        if not run_json.exists():
+            raise SimError(f"--resume: {run_dir} is not a golfstats run (no {RUN_JSON})")
+        try:
+            stored = json.loads(run_json.read_text())
+        except (OSError, ValueError) as exc:
+            raise SimError(f"--resume: cannot read {run_json}: {exc}") from exc
+        _check_same_run(config, stored)
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        probe = run_dir / f".write-test-{os.getpid()}"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as exc:
+        raise SimError(f"cannot write to --out {run_dir}: {exc.strerror or exc}") from exc
+    return stored
+
+
+def _check_same_run(config: SimConfig, stored: dict) -> None:
+    ours, theirs = config.identity(), stored.get("identity", {})
+    diffs = [f"{key} {theirs.get(key)!r} there, {value!r} here"
+             for key, value in ours.items() if theirs.get(key) != value]
+    if diffs:
+        raise SimError(f"--resume: {config.run_dir} holds another run ({'; '.join(diffs)})")
+    if config.chunk_size is not None and config.chunk_size != stored.get("chunk_size"):
+        raise SimError(f"--resume: the run in {config.run_dir} uses chunks of "
+                       f"{stored.get('chunk_size')} deals, not {config.chunk_size}")
+
+
+def check_config(config: SimConfig) -> None:
+    """Everything that can be refused without touching the disk."""
+    config.validate()
+    if config.backend == "dask":
+        from golfstats.sim.backends import dask_available
+
+        if not dask_available():
+            raise SimError("the dask backend needs dask.distributed: "
+                           "pip install 'golfstats[dask]'")
+
+
+# ------------------------------------------------------------------ running
+
+def _to_play(config: SimConfig, chunks: list[Chunk], deals_dir: Path) -> list[Chunk]:
+    """Chunks without a valid part (all of them in a new run)."""
+    removed = remove_temporaries(deals_dir)
+    if removed:
+        log.info("removed %d unfinished temporary parts", removed)
+    rows_per_deal = len(config.policies)
+    todo = []
+    for chunk in chunks:
+        path = part_path(deals_dir, chunk.index)
+        if not path.exists():
+            todo.append(chunk)
+        elif not part_is_valid(path, config.run_id, chunk, chunk.count * rows_per_deal):
+            log.warning("%s: part %s is invalid; playing the chunk again", chunk, path.name)
+            path.unlink()
+            todo.append(chunk)
+    return todo
+
+
+def run_simulation(config: SimConfig, *, progress: bool = True,
+                   log_file: Path | str | None = None, log_level: int | str = "INFO") -> Path:
+    """Run (or, with ``config.resume``, finish) a simulation; returns the run directory.
+
+    Raises ``SimError`` (one-line message) for a configuration refused before any work,
+    and for a run that stopped (the finished parts are kept; resume finishes it).
+    """
+    from golfstats.sim.backends import open_backend
+    from golfstats.sim.logs import run_logging
+
+    check_config(config)
+    created = not config.run_dir.exists()
+    stored = _check_out_dir(config)
+    try:
+        with contextlib.ExitStack() as stack:
+            try:
+                stack.enter_context(run_logging(log_file, log_level))
+            except (OSError, ValueError, TypeError) as exc:
+                raise SimError(f"cannot log to {log_file} at level {log_level}: {exc}") from exc
+            play = stack.enter_context(open_backend(config.backend, config.workers,
+                                                    config.scheduler, log_level))
+            return _run(config, stored, play, progress)
+    except SimError:
+        if created and not (config.run_dir / RUN_JSON).exists():
+            with contextlib.suppress(OSError):  # refused before the run began: leave no trace
+                config.run_dir.rmdir()
+        raise
+
+
+def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
+    from golfstats.sim.progress import RunProgress
+
+    started_wall = time.perf_counter()
+    run_dir = config.run_dir
+    chunk_size = (config.chunk_size or (stored or {}).get("chunk_size")
+                  or auto_chunk_size(config.policies, config.n, config.workers))
+    chunks = plan_chunks(config.n, chunk_size)
+    deals_dir = run_dir / DEALS_DIR
+    deals_dir.mkdir(exist_ok=True)
+    todo = _to_play(config, chunks, deals_dir)
+    attempt = {"started": _now(), "command": _invoked_command(), "workers": config.workers,
+               "backend": config.backend, "chunks_played": 0,
+               "chunks_kept": len(chunks) - len(todo), "status": "running"}
+    record = _run_record(config, stored, chunk_size, len(chunks), attempt)
+    write_json(run_dir / RUN_JSON, record)
+    log.info("%s: %s, n=%d, seed %d, %s; %d chunks of %d deals (%d to play), %d %s workers",
+             run_dir, config.rules.id, config.n, config.seed, ", ".join(config.policy_specs),
+             len(chunks), chunk_size, len(todo), config.workers, config.backend)
+    spec = RunSpec(config.rules, config.policies, config.seed, config.goal, config.run_id,
+                   RULES_VERSION, str(deals_dir), tuple(parquet_metadata(config).items()))
+    timing = {"ready": None, "last_chunk": None}
+    deals_done = [0]
+
+    def on_ready() -> None:
+        timing["ready"] = time.perf_counter()
+
+    done_deals = config.n - sum(c.count for c in todo)
+    sizes = {c.index: c.count for c in chunks}
+    with RunProgress(config.n, done_deals, config.rules.id, progress) as bar:
+        def on_done(done) -> None:
+            attempt["chunks_played"] += 1
+            deals_done[0] += sizes[done.index]
+            timing["last_chunk"] = time.perf_counter()
+            bar.advance(sizes[done.index])
+            log.debug("chunk %d done: %d rows in %.3f s", done.index, done.rows, done.seconds)
+
+        try:
+            play(spec, todo, on_done, on_ready)
+        except BaseException as exc:
+            interrupted = isinstance(exc, KeyboardInterrupt)
+            attempt["status"] = "interrupted" if interrupted else "failed"
+            record["status"] = attempt["status"]
+            record["error"] = "interrupted" if interrupted else str(exc)
+            attempt["finished"] = _now()
+            write_json(run_dir / RUN_JSON, record)
+            if isinstance(exc, SimError):
+                raise SimError(f"{exc}; {attempt['chunks_kept'] + attempt['chunks_played']} of "
+                               f"{len(chunks)} chunks are kept in {deals_dir}; "
+                               "rerun with --resume to finish") from None
+            raise
+    summary_started = time.perf_counter()
+    played_until = timing["last_chunk"] or summary_started
+    paths = [part_path(deals_dir, c.index) for c in chunks]
+    missing = [p.name for p in paths if not p.exists()]
+    if missing:
+        raise SimError(f"parts missing after the run: {', '.join(missing[:5])}")
+    summary = summarize_parts(paths)
+    write_summary(summary, run_dir / SUMMARY, parquet_metadata(config))
+    finished = time.perf_counter()
+    ready = timing["ready"] or played_until
+    playing = max(played_until - ready, 1e-9)
+    attempt.update(status="complete", finished=_now())
+    record.update(status="complete", error=None, timings={
+        "wall_seconds": round(finished - started_wall, 3),
+        "startup_seconds": round(ready - started_wall, 3),
+        "play_seconds": round(playing, 3),
+        "shutdown_seconds": round(summary_started - played_until, 3),
+        "summary_seconds": round(finished - summary_started, 3),
+        "deals_played": deals_done[0],
+        "deals_per_second": round(deals_done[0] / playing, 1) if deals_done[0] else None,
+    })
+    write_json(run_dir / RUN_JSON, record)
+    log.info("done: %d deals played in %.1f s (%.0f deals/s), summary in %s", deals_done[0],
+             playing, deals_done[0] / playing, run_dir / SUMMARY)
+    return run_dir
+
+
+def _run_record(config: SimConfig, stored: dict | None, chunk_size: int, n_chunks: int,
+                attempt: dict) -> dict:
+    """The content of run.json (earlier attempts of a resumed run are kept)."""
+    attempts = list((stored or {}).get("attempts", []))
+    attempts.append(attempt)
+    return {
+        "format": RUN_FORMAT,
+        "run_id": config.run_id,
+        "status": "running",
+        "error": None,
+        "command": attempt["command"],
+        "argv": list(sys.argv),
+        "replay_command": replay_command(config, chunk_size),
+        "identity": config.identity(),
+        "variant": config.rules.id,
+        "rules": _rules_fields(config),
+        "rules_version": config.identity()["rules_version"],
+        "seed": config.seed,
+        "n": config.n,
+        "policies": list(config.policy_specs),
+        "goal": config.goal,
+        "workers": config.workers,
+        "chunk_size": chunk_size,
+        "chunks": n_chunks,
+        "backend": config.backend,
+        "scheduler": config.scheduler,
+        "versions": versions(config.backend),
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
+        "started": (stored or {}).get("started", attempt["started"]),
+        "timings": None,
+        "attempts": attempts,
+    }

@@ -1,0 +1,320 @@
+"""golfstats simulate: paired, reproducible, resumable runs into Parquet (issue 5).
+
+Small runs (a few hundred deals, chunks of 25-100) on real worker processes.  The
+reference for "the same rows" is another run of the same configuration with other
+workers, chunk sizes or backend: every column but ``seconds`` must be equal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from golfstats.cli import app
+from golfstats.deals import seeded_deals
+from golfstats.policies import play_deals
+from golfstats.rules import RULES_VERSION, parse_variant
+from golfstats.sim import (
+    DEAL_SCHEMA,
+    SimConfig,
+    SimError,
+    auto_chunk_size,
+    plan_chunks,
+    policies_from_names,
+    run_simulation,
+    summarize,
+)
+from golfstats.sim.work import DELAY_ENV, FAIL_CHUNK_ENV
+from golfstats.stats import wilson
+
+RULES = parse_variant("putt-putt")
+POLICIES = policies_from_names(["greedy", "lookahead", "exact"])
+N = 120
+SEED = 7
+
+
+def _cli_args(*args: str) -> list[str]:
+    """``simulate ARGS`` (just ARGS while simulate is the app's only command)."""
+    command = typer.main.get_command(app)
+    return ["simulate", *args] if hasattr(command, "commands") else list(args)
+
+
+def _rows(run_dir: Path) -> pl.DataFrame:
+    """The deal rows of a run, comparable across runs: no ``seconds``, sorted."""
+    rows = pl.read_parquet(run_dir / "deals")
+    return (rows.drop("seconds").with_columns(pl.col(pl.Categorical).cast(pl.String))
+            .sort("policy", "deal_index"))
+
+
+def _config(out: Path, **changes) -> SimConfig:
+    fields = {"rules": RULES, "policies": POLICIES, "n": N, "seed": SEED, "workers": 1,
+              "chunk_size": 40, "out": out}
+    fields.update(changes)
+    return SimConfig(**fields)
+
+
+@pytest.fixture(scope="module")
+def run_one_worker(tmp_path_factory) -> Path:
+    """Reference run: 1 worker, chunks of 40, a DEBUG log file."""
+    out = tmp_path_factory.mktemp("sim") / "one"
+    run_simulation(_config(out), progress=False, log_file=out.parent / "one.log",
+                   log_level="DEBUG")
+    return out
+
+
+@pytest.fixture(scope="module")
+def run_two_workers_cli(tmp_path_factory) -> tuple[Path, str]:
+    """The same run through the CLI: 2 workers, chunks of 25."""
+    out = tmp_path_factory.mktemp("sim") / "two"
+    result = CliRunner().invoke(app, _cli_args(
+        "--variant", "putt-putt", "-n", str(N), "--seed", str(SEED), "--policy", "greedy",
+        "--policy", "lookahead", "--policy", "exact", "--workers", "2", "--chunk-size", "25",
+        "--out", str(out), "--quiet"))
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+# ------------------------------------------------------------------ plan (no processes)
+
+def test_chunks_cover_every_deal_once():
+    for n, size in [(1, 1), (10, 3), (1000, 1000), (1001, 250)]:
+        chunks = plan_chunks(n, size)
+        covered = [i for c in chunks for i in range(c.start, c.stop)]
+        assert covered == list(range(n))
+        assert [c.index for c in chunks] == list(range(len(chunks)))
+    assert auto_chunk_size(policies_from_names(["greedy"]), 10**6, 2) == 50_000
+    assert auto_chunk_size(POLICIES, 10**6, 2) == 250  # the solver sets the pace
+    assert auto_chunk_size(POLICIES, 100, 2) == 13  # small runs: a few chunks per worker
+
+
+def test_run_id_is_a_function_of_what_fixes_the_rows(tmp_path):
+    a = _config(tmp_path / "a")
+    assert a.run_id == _config(tmp_path / "b", workers=2, chunk_size=7, backend="dask").run_id
+    assert a.run_id != _config(tmp_path / "a", seed=SEED + 1).run_id
+    assert a.run_id != _config(tmp_path / "a", n=N + 1).run_id
+
+
+def test_summarize_a_known_frame():
+    deals = pl.DataFrame({
+        "variant": ["v"] * 4 + ["v"] * 3, "policy": ["a"] * 4 + ["b"] * 3,
+        "won": [True, False, True, True, False, False, True],
+        "strokes": [-2, 3, 0, -1, 4, 4, -5], "points": [1, 2, 3, 4, 5, 6, 7],
+        "draws": [1] * 7, "moves": [1] * 7, "longest_chain": [1] * 7, "states": [0] * 7,
+        "seconds": [0.5] * 7,
+    })
+    summary = summarize(deals)
+    a, b = summary.row(0, named=True), summary.row(1, named=True)
+    assert (a["policy"], a["n"], a["wins"], a["win_rate"]) == ("a", 4, 3, 0.75)
+    assert a["median_strokes"] == -0.5  # even n: the mean of the two middle values
+    assert b["median_strokes"] == 4.0
+    assert (a["ci_low"], a["ci_high"]) == pytest.approx(wilson(3, 4))
+    assert a["stroke_hist"] == [{"strokes": s, "count": 1} for s in (-2, -1, 0, 3)]
+    assert b["stroke_hist"] == [{"strokes": -5, "count": 1}, {"strokes": 4, "count": 2}]
+    assert a["cpu_seconds"] == pytest.approx(2.0)
+
+
+# ------------------------------------------------------------------ a run and its files
+
+def test_paired_rows_equal_direct_play(run_one_worker):
+    rows = pl.read_parquet(run_one_worker / "deals")
+    assert rows.height == N * len(POLICIES)
+    for policy in POLICIES:
+        mine = rows.filter(pl.col("policy") == policy.spec).sort("deal_index")
+        assert mine["deal_index"].to_list() == list(range(N))  # every policy, every deal once
+    # deal i depends only on (seed, i): replay a few deals on their own
+    for index in (0, 57, N - 1):
+        batch = seeded_deals(RULES, SEED, index, 1)
+        for policy in POLICIES:
+            direct = play_deals(RULES, policy, batch, "strokes")
+            row = rows.filter((pl.col("policy") == policy.spec) & (pl.col("deal_index") == index))
+            for key in ("won", "strokes", "points", "draws", "moves", "longest_chain", "states"):
+                assert row[key].item() == direct[key][0], (index, policy.spec, key)
+    # paired: on every deal the clairvoyant optimum is never worse than an honest player
+    wide = rows.pivot(on="policy", index="deal_index", values="strokes")
+    assert (wide["exact"] <= wide["greedy"]).all() and (wide["exact"] <= wide["lookahead"]).all()
+
+
+def test_parquet_schema_and_metadata(run_one_worker):
+    part = sorted((run_one_worker / "deals").glob("part-*.parquet"))[1]
+    assert part.name == "part-000001.parquet"
+    frame = pl.read_parquet(part)
+    assert dict(frame.schema) == DEAL_SCHEMA
+    assert set(frame["variant"].cast(pl.String)) == {"putt-putt"}
+    assert set(frame["rules_version"].cast(pl.String)) == {RULES_VERSION}
+    assert set(frame["seed"]) == {SEED}
+    meta = pl.read_parquet_metadata(part)
+    assert meta["golfstats.variant"] == "putt-putt" and meta["golfstats.seed"] == str(SEED)
+    assert json.loads(meta["golfstats.rules"])["king"] == "putt-putt"
+    assert (meta["golfstats.chunk"], meta["golfstats.deal_start"], meta["golfstats.deal_stop"]) \
+        == ("1", "40", "80")
+    assert pl.read_parquet_metadata(run_one_worker / "summary.parquet")["golfstats.seed"] == str(SEED)
+    assert not list((run_one_worker / "deals").glob(".*"))  # no temporaries left
+
+
+def test_summary_agrees_with_polars_aggregation(run_one_worker):
+    summary = pl.read_parquet(run_one_worker / "summary.parquet").sort("policy")
+    rows = pl.read_parquet(run_one_worker / "deals").with_columns(pl.col("policy").cast(pl.String))
+    expected = rows.group_by("policy").agg(
+        n=pl.len(), wins=pl.col("won").sum(), mean_strokes=pl.col("strokes").cast(pl.Float64).mean(),
+        median_strokes=pl.col("strokes").median(), mean_points=pl.col("points").cast(pl.Float64).mean(),
+    ).sort("policy")
+    for got, want in zip(summary.iter_rows(named=True), expected.iter_rows(named=True), strict=True):
+        assert got["policy"] == want["policy"] and got["variant"] == "putt-putt"
+        assert (got["n"], got["wins"]) == (want["n"], want["wins"])
+        assert got["win_rate"] == pytest.approx(want["wins"] / want["n"])
+        assert (got["ci_low"], got["ci_high"]) == pytest.approx(wilson(want["wins"], want["n"]))
+        for key in ("mean_strokes", "median_strokes", "mean_points"):
+            assert got[key] == pytest.approx(want[key]), key
+        counts = rows.filter(pl.col("policy") == got["policy"])["strokes"].value_counts().sort("strokes")
+        assert got["stroke_hist"] == [{"strokes": s, "count": c} for s, c in counts.iter_rows()]
+    assert summary.schema["stroke_hist"] == pl.List(pl.Struct({"strokes": pl.Int64, "count": pl.Int64}))
+
+
+def test_run_json_and_worker_logs(run_one_worker):
+    record = json.loads((run_one_worker / "run.json").read_text())
+    assert record["status"] == "complete"
+    assert (record["seed"], record["n"], record["variant"]) == (SEED, N, "putt-putt")
+    assert record["policies"] == ["greedy", "lookahead", "exact"]
+    assert (record["chunk_size"], record["chunks"], record["workers"]) == (40, 3, 1)
+    assert {"golfstats", "numba", "numpy", "polars", "python"} <= set(record["versions"])
+    assert record["timings"]["deals_played"] == N and record["timings"]["wall_seconds"] > 0
+    assert "--seed 7" in record["replay_command"]
+    log = (run_one_worker.parent / "one.log").read_text()
+    # a record made in a worker process reached the main process's log file
+    assert "golfstats-worker-0 golfstats.sim: chunk 2 (deals 80-119): exact played" in log
+
+
+def test_same_rows_whatever_workers_and_chunk_size(run_one_worker, run_two_workers_cli):
+    out, output = run_two_workers_cli
+    assert _rows(out).equals(_rows(run_one_worker))
+    assert len(list((out / "deals").glob("part-*.parquet"))) == 5
+    assert "exact" in output and "seed 7" in output  # the summary table
+
+
+def test_same_rows_on_dask(run_one_worker, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        out = run_simulation(_config(tmp_path / "dask", chunk_size=30, workers=2, backend="dask",
+                                     scheduler=cluster.scheduler_address), progress=False)
+    assert _rows(out).equals(_rows(run_one_worker))
+    assert json.loads((out / "run.json").read_text())["backend"] == "dask"
+
+
+# ------------------------------------------------------------------ resume and failures
+
+def test_resume_after_kill_gives_the_uninterrupted_rows(tmp_path):
+    out = tmp_path / "killed"
+    args = _cli_args("-n", "1500", "--seed", str(SEED), "--policy", "greedy", "--chunk-size", "100",
+                     "--workers", "2", "--out", str(out), "--quiet")
+    env = {**os.environ, DELAY_ENV: "0.3"}
+    proc = subprocess.Popen([sys.executable, "-m", "golfstats", *args], env=env,
+                            start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(list((out / "deals").glob("part-*.parquet"))) < 3:
+        assert proc.poll() is None and time.monotonic() < deadline, "the run ended too early"
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)  # the main process and its workers, at once
+    proc.wait()
+    parts = sorted((out / "deals").glob("part-*.parquet"))
+    assert 3 <= len(parts) < 15 and not (out / "summary.parquet").exists()
+    parts[0].write_bytes(parts[0].read_bytes()[:100])  # as if cut short by a crash
+    (out / "deals" / ".part-000009.1.parquet.tmp").write_bytes(b"partial")
+
+    resumed = SimConfig(RULES, policies_from_names(["greedy"]), n=1500, seed=SEED, workers=2,
+                        out=out, resume=True)
+    run_simulation(resumed, progress=False)
+    reference = run_simulation(SimConfig(RULES, policies_from_names(["greedy"]), n=1500, seed=SEED,
+                                         workers=1, chunk_size=1500, out=tmp_path / "whole"),
+                               progress=False)
+    rows = _rows(out)
+    assert rows.height == 1500 and rows["deal_index"].n_unique() == 1500  # none lost, none twice
+    assert rows.equals(_rows(reference))
+    assert not list((out / "deals").glob(".*"))
+    record = json.loads((out / "run.json").read_text())
+    assert record["status"] == "complete" and len(record["attempts"]) == 2
+    assert record["chunk_size"] == 100  # the stored chunk size was kept
+
+
+@pytest.mark.parametrize("how, message", [
+    ("2", "chunk 2 (deals 100-149) failed: RuntimeError"),
+    ("2:exit", "died with exit code 3 while playing chunk 2 (deals 100-149)"),
+])
+def test_failed_chunk_stops_the_run_and_keeps_finished_parts(tmp_path, monkeypatch, how, message):
+    out = tmp_path / "fails"
+    monkeypatch.setenv(FAIL_CHUNK_ENV, how)
+    args = _cli_args("-n", "300", "--seed", str(SEED), "--policy", "greedy", "--chunk-size", "50",
+                     "--workers", "1", "--out", str(out), "--quiet")
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    assert message in result.output and "--resume" in result.output
+    kept = sorted(p.name for p in (out / "deals").glob("part-*.parquet"))
+    assert kept == ["part-000000.parquet", "part-000001.parquet"]  # one worker: in order
+    assert json.loads((out / "run.json").read_text())["status"] == "failed"
+    monkeypatch.delenv(FAIL_CHUNK_ENV)
+    run_simulation(SimConfig(RULES, policies_from_names(["greedy"]), n=300, seed=SEED, workers=2,
+                             out=out, resume=True), progress=False)
+    assert _rows(out)["deal_index"].sort().to_list() == list(range(300))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-n", "0"], "n must be a positive number of deals"),
+    (["-n", "-5"], "n must be a positive number of deals"),
+    (["--variant", "nope"], "unknown variant 'nope'"),
+    (["--policy", "psychic"], "unknown policy 'psychic'"),
+    (["--policy", "greedy", "--policy", "greedy"], "a policy is given twice"),
+    (["--chunk-size", "0"], "chunk size must be between 1"),
+    (["--workers", "0"], "workers must be at least 1"),
+    (["--seed", "-1"], "seed must be between 0"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is only for --backend dask"),
+    (["--out", "FILE/run"], "cannot write to --out"),
+    (["--out", "EXISTING"], "holds a run; pass --resume"),
+    (["--out", "EXISTING", "--resume", "--seed", "8"], "holds another run (seed 7 there, 8 here)"),
+    (["--out", "EXISTING", "--resume", "--chunk-size", "33"], "uses chunks of 40 deals, not 33"),
+    (["--out", "NOTARUN", "--resume"], "is not a golfstats run"),
+    (["--log-file", "FILE/log.txt"], "cannot log to"),
+])
+def test_bad_arguments_are_refused_before_any_work(run_one_worker, tmp_path, args, message):
+    regular_file = tmp_path / "file"
+    regular_file.write_text("not a directory")
+    (tmp_path / "notarun").mkdir()
+    (tmp_path / "notarun" / "notes.txt").write_text("mine")
+    places = {"FILE/run": str(regular_file / "run"), "FILE/log.txt": str(regular_file / "log.txt"),
+              "EXISTING": str(run_one_worker),
+              "NOTARUN": str(tmp_path / "notarun")}
+    args = [places.get(a, a) for a in args]
+    if "--out" not in args:
+        args += ["--out", str(tmp_path / "new")]
+    if "-n" not in args:
+        args += ["-n", str(N)]
+    if "--seed" not in args:
+        args += ["--seed", str(SEED)]
+    if "--policy" not in args:
+        args += ["--policy", "greedy", "--policy", "lookahead", "--policy", "exact"]
+    before = (run_one_worker / "run.json").read_text()
+    result = CliRunner().invoke(app, _cli_args(*args, "--quiet"))
+    assert result.exit_code != 0
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == [lines[0]] and lines[0].startswith("golfstats: error: ") and message in lines[0]
+    assert not (tmp_path / "new").exists()
+    assert (run_one_worker / "run.json").read_text() == before
+
+
+def test_library_refuses_bad_config(tmp_path):
+    with pytest.raises(SimError, match="positive"):
+        run_simulation(_config(tmp_path / "x", n=0), progress=False)
+    with pytest.raises(SimError, match="backend must be local or dask"):
+        run_simulation(_config(tmp_path / "x", backend="mpi"), progress=False)
+    assert not (tmp_path / "x").exists()
+
