@@ -11,8 +11,8 @@ A move is an int: ``c >= 0`` plays the exposed card of column ``c``;
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from golfstats.cards import JOKER_KIND, KING, QUEEN, kind
 from golfstats.rules import Draw, Rules

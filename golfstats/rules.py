@@ -9,7 +9,7 @@ spellings; ``Rules.id`` always gives the one canonical spelling back.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 from golfstats.cards import ACE, KING, QUEEN, deck
 
@@ -17,19 +17,19 @@ from golfstats.cards import ACE, KING, QUEEN, deck
 RULES_VERSION = "1"
 
 
-class Game(str, Enum):
+class Game(StrEnum):
     GOLF = "golf"
     BLACK_HOLE = "black-hole"
     ALL_IN_A_ROW = "all-in-a-row"
 
 
-class KingRule(str, Enum):
+class KingRule(StrEnum):
     STRICT = "strict"
     QUEENS_ON_KINGS = "queens-on-kings"
     PUTT_PUTT = "putt-putt"
 
 
-class Draw(str, Enum):
+class Draw(StrEnum):
     ANY_TIME = "any-time"
     WHEN_STUCK = "when-stuck"
 

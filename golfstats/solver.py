@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from golfstats.board import Board
 from golfstats.rules import Draw, Rules
 
 
-class Goal(str, Enum):
+class Goal(StrEnum):
     STROKES = "strokes"
     WIN = "win"
 

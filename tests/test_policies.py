@@ -1,4 +1,4 @@
-"""Policies: the information rule, twins, and the ladder random <= greedy <= lookahead <= sampling <= exact."""
+"""Policies: information rule, twins, and the ladder random <= greedy <= lookahead <= sampling <= exact."""
 
 from __future__ import annotations
 

@@ -21,7 +21,27 @@ app = typer.Typer(
 
 
 def main() -> None:
-    app()
+    """Entry point: like ``app()``, but a usage error is one ``golfstats: error:`` line."""
+    import sys
+
+    try:  # recent Typer releases carry their own copy of click
+        from typer._click.exceptions import ClickException, UsageError
+    except ImportError:  # pragma: no cover - older Typer on top of click
+        from click.exceptions import ClickException, UsageError
+
+    try:
+        code = app(standalone_mode=False)
+    except UsageError as exc:
+        where = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx else ""
+        typer.echo(f"golfstats: error: {exc.format_message()}{where}", err=True)
+        sys.exit(2)
+    except ClickException as exc:
+        typer.echo(f"golfstats: error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("golfstats: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 # Command modules register themselves on ``app`` when imported.

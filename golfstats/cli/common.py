@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import sys
-from enum import Enum
-from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from enum import StrEnum
+from typing import Annotated, NoReturn
 
 import typer
 
 from golfstats.rules import Rules, RulesError, parse_variant, with_options
 
 
-class DrawRule(str, Enum):
+class DrawRule(StrEnum):
     any_time = "any-time"
     when_stuck = "when-stuck"
 
 
-class GoalChoice(str, Enum):
+class GoalChoice(StrEnum):
     strokes = "strokes"
     win = "win"
 
@@ -27,20 +25,20 @@ VariantOpt = Annotated[str, typer.Option(
     help="Rule set: a king rule (strict, queens-on-kings, putt-putt; aliases golf-a/b/c, "
          "hard/medium/easy, wrap, relaxed, dead-king) or a game (black-hole, all-in-a-row), "
          "optionally with +options, e.g. putt-putt+jokers2+empty-start.  See `golfstats variants`.")]
-JokersOpt = Annotated[Optional[int], typer.Option(
+JokersOpt = Annotated[int | None, typer.Option(
     "--jokers", min=0, max=2, help="Add 0, 1 or 2 wild jokers (overrides the variant's).")]
-EmptyStartOpt = Annotated[Optional[bool], typer.Option(
+EmptyStartOpt = Annotated[bool | None, typer.Option(
     "--empty-start/--card-start",
     help="Start with an empty foundation (no card turned) / with one card turned.")]
-DrawOpt = Annotated[Optional[DrawRule], typer.Option(
+DrawOpt = Annotated[DrawRule | None, typer.Option(
     "--draw", help="When a stock card may be turned: any-time (default) or when-stuck.")]
-DeadQueenOpt = Annotated[Optional[bool], typer.Option(
+DeadQueenOpt = Annotated[bool | None, typer.Option(
     "--dead-queen/--live-queen",
     help="House rule of queens-on-kings: a Queen played on a King accepts nothing.")]
-SeedOpt = Annotated[Optional[int], typer.Option(
+SeedOpt = Annotated[int | None, typer.Option(
     "--seed", min=0, help="Seed of golfstats' own deals; deal --index of this seed.")]
 IndexOpt = Annotated[int, typer.Option("--index", min=0, help="Deal number within --seed.")]
-PysolOpt = Annotated[Optional[str], typer.Option(
+PysolOpt = Annotated[str | None, typer.Option(
     "--pysol", help="PySolFC deal number N, or a range A-B (solve), of the variant's game.")]
 GoalOpt = Annotated[GoalChoice, typer.Option(
     "--goal", help="strokes: best stroke score (most stock left if winnable, else fewest "
@@ -64,24 +62,21 @@ def resolve_rules(variant: str, jokers: int | None = None, empty_start: bool | N
         fail(str(exc))
 
 
-def parse_pysol_range(text: str) -> list[int]:
-    """``1234`` or ``1-3000`` -> deal numbers; errors exit."""
+def pysol_numbers(text: str, allow_range: bool = True) -> range:
+    """``1234`` or ``1-3000`` -> PySol deal numbers as a ``range`` (never a list, so a huge
+    range costs nothing until it is walked); numbers must be 1 .. 2**33-1.  Errors exit."""
+    lo_text, dash, hi_text = text.strip().partition("-")
+    if dash and not allow_range:
+        fail(f"--pysol takes one deal number here, not {text!r} (ranges A-B are for solve)")
     try:
-        if "-" in text.strip("-"):
-            lo, hi = (int(part) for part in text.split("-", 1))
-            if lo > hi:
-                fail(f"--pysol range {text!r} runs backwards")
-            return list(range(lo, hi + 1))
-        return [int(text)]
+        lo = int(lo_text)
+        hi = int(hi_text) if dash else lo
     except ValueError:
-        fail(f"--pysol takes a deal number or a range A-B, not {text!r}")
-
-
-def read_text(path: Path) -> str:
-    """A board file's text ('-' reads standard input); errors exit."""
-    if str(path) == "-":
-        return sys.stdin.read()
-    try:
-        return path.read_text()
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror or exc}")
+        fail(f"--pysol takes a deal number N{' or a range A-B' if allow_range else ''}, "
+             f"not {text!r}")
+    top = 2**33 - 1  # PySolFC's deal numbers (golfstats.deals.PYSOL_MAX)
+    if not (1 <= lo <= top and 1 <= hi <= top):
+        fail(f"PySol deal numbers run from 1 to {top}, not {text!r}")
+    if lo > hi:
+        fail(f"--pysol range {text!r} runs backwards")
+    return range(lo, hi + 1)

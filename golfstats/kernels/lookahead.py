@@ -21,7 +21,6 @@ the first found.  No I/O, no RNG.
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from golfstats.kernels.chains import can_play, chain_moves, enumerate_chains, longest_chain
 

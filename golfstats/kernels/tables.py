@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -78,7 +78,7 @@ def _signature(rules: Rules, top: Top) -> frozenset:
     return frozenset() if nxt is None else nxt.meanings
 
 
-@lru_cache(maxsize=None)
+@cache
 def tables_for(rules: Rules) -> Tables:
     # only the kinds this deck holds: joker tops exist only when jokers are dealt
     kinds = range(0 if rules.jokers else 1, 14)

@@ -146,7 +146,7 @@ def play_deals(rules: Rules, policy: Policy, batch: DealBatch, goal: str = "stro
         "states": np.zeros(n, np.int64), "seconds": np.full(n, elapsed / max(n, 1)),
     }
     if record_moves:
-        result["move_list"] = [row[:k] for row, k in zip(moves, out[:, 5])]
+        result["move_list"] = [row[:k] for row, k in zip(moves, out[:, 5], strict=True)]
     return result
 
 
@@ -177,7 +177,7 @@ def _exact_deals(rules: Rules, batch: DealBatch, goal: str, record_moves: bool) 
         sol = solve(board, rules, goal)
         points, draws, longest = score_line(sol.moves, len(board.stock), sol.won)
         for key, value in zip(RESULT_COLUMNS, (sol.won, sol.strokes, points, draws, len(sol.moves),
-                                               longest, sol.states, sol.seconds)):
+                                               longest, sol.states, sol.seconds), strict=True):
             cols[key].append(value)
         if record_moves:
             lines.append(np.array(sol.moves, np.int64))

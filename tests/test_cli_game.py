@@ -1,0 +1,485 @@
+"""CLI tests for the game commands (variants, deal, solve, hint, play) and the hint rule.
+
+Every command is run through ``typer.testing.CliRunner``; every kind of bad input
+must end in one ``golfstats: error: ...`` line on stderr and a non-zero exit code.
+Outputs are checked against the library (reference engine, solver, deals), not
+only for not crashing.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from golfstats.board import format_board, parse_board, parse_boards
+from golfstats.cards import format_card
+from golfstats.cli import app
+from golfstats.engine import DRAW, score_moves
+from golfstats.rules import ALIASES, OPTIONS, VARIANTS, all_rule_sets, parse_variant
+
+runner = CliRunner()
+
+# RULES.md's example board: PySolFC golf game 1
+PYSOL_1 = """\
+Talon: 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H
+Foundations: TH
+JD 5H KH AS 4H
+2D KD 3H AH AC
+9H KC 2S 3C 4D
+JC 9S KS 4C 7S
+5D 5S 9D 5C 3S
+7H AD QD TS TD
+7C QC JS QH 4S
+"""
+
+
+def run(*args: str, input: str | None = None, env: dict | None = None):
+    return runner.invoke(app, list(args), input=input, env=env)
+
+
+def ok(*args: str, **kw):
+    result = run(*args, **kw)
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    return result
+
+
+def error(*args: str, needle: str = "", code: int | None = None, **kw) -> str:
+    """Run a command that must fail with one ``golfstats: error:`` line; returns that line."""
+    result = run(*args, **kw)
+    assert result.exit_code != 0, result.stdout
+    if code is not None:
+        assert result.exit_code == code
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("golfstats: error: "), lines[0]
+    assert "Traceback" not in result.output
+    assert needle.lower() in lines[0].lower(), lines[0]
+    return lines[0]
+
+
+def board_file(tmp_path, text: str, name: str = "board.txt"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def decode_moves(moves: list[dict]) -> list[int]:
+    return [DRAW if "draw" in m else m["column"] - 1 for m in moves]
+
+
+def check_line(rules, board, moves: list[dict]) -> None:
+    """JSON moves name the very cards the reference engine moves."""
+    pos = board.position()
+    from golfstats.engine import apply
+
+    for m in moves:
+        if "draw" in m:
+            assert m["draw"] == format_card(pos.stock[0])
+            pos = apply(rules, pos, DRAW)
+        else:
+            assert format_card(pos.tableau[m["column"] - 1][-1]) == m["play"]
+            pos = apply(rules, pos, m["column"] - 1)
+
+
+# ------------------------------------------------------------------ help
+
+def test_help_is_light():
+    """`golfstats --help` must not import the heavy libraries (numba, polars, matplotlib)."""
+    code = ("import sys, golfstats.cli; "
+            "print(','.join(m for m in ('numba', 'polars', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("command", ["variants", "deal", "solve", "hint", "play"])
+def test_every_option_has_help(command):
+    group = typer.main.get_command(app)
+    cmd = group.commands[command]
+    assert cmd.help
+    for param in cmd.params:
+        assert getattr(param, "help", None), f"{command}: {param.name} has no help text"
+    assert ok(command, "--help").stdout
+
+
+def test_json_move_notation_is_documented():
+    for command in ("solve", "hint", "play"):
+        assert '"column": 3' in ok(command, "--help").stdout
+
+
+# ------------------------------------------------------------------ variants
+
+def test_variants_lists_everything():
+    out = ok("variants").stdout
+    for name in [*VARIANTS, *ALIASES, *OPTIONS]:
+        assert name in out, name
+    assert "putt-putt+jokers2+empty-start" in out
+    assert "canonical id" in out
+
+
+def test_variants_all_lists_every_rule_set():
+    out = ok("variants", "--all").stdout
+    for rules in all_rule_sets():
+        assert rules.id in out
+
+
+# ------------------------------------------------------------------ deal
+
+def test_deal_pysol_1_board_is_the_rules_example():
+    assert ok("deal", "--pysol", "1", "--board").stdout == PYSOL_1
+
+
+def test_deal_seeded_board_matches_the_library():
+    from golfstats.deals import seeded_board
+
+    rules = parse_variant("putt-putt+jokers2")
+    out = ok("deal", "--seed", "7", "--index", "3", "--variant", "putt-putt", "--jokers", "2",
+             "--board").stdout
+    assert out == format_board(seeded_board(rules, 7, 3), rules)
+    assert len(out.splitlines()[0].split()) == 1 + 18  # Talon: + 16 cards + 2 jokers
+
+
+def test_deal_rule_options_apply():
+    out = ok("deal", "--pysol", "1", "--board", "--empty-start").stdout
+    assert out.splitlines()[1] == "Foundations: -"
+    assert out.splitlines()[0] == "Talon: TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
+    out = ok("deal", "--pysol", "5", "--variant", "black-hole", "--board").stdout
+    assert out.splitlines()[0] == "Foundations: AS" and len(out.splitlines()) == 1 + 17
+
+
+def test_deal_file_round_trips_and_shows_every_board(tmp_path):
+    two = PYSOL_1 + "\n# a comment\n" + ok("deal", "--pysol", "2", "--board").stdout
+    path = board_file(tmp_path, two)
+    out = ok("deal", path, "--board").stdout
+    rules = parse_variant("strict")
+    assert parse_boards(out, rules) == parse_boards(two, rules)
+    assert ok("deal", "-", "--board", input=PYSOL_1).stdout == PYSOL_1
+    picture = ok("deal", path).stdout
+    assert f"{path}#1" in picture and f"{path}#2" in picture
+
+
+def test_deal_picture_plain_when_piped():
+    out = ok("deal", "--pysol", "1").stdout
+    assert "pysol:1" in out and "strict" in out
+    assert "Foundation  TH" in out
+    assert "Cards left  35" in out
+    assert "\x1b[" not in out and "\u2665" not in out  # no colour, letters
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split() == list("1234567"))
+    assert lines[header + 1].split() == ["JD", "2D", "9H", "JC", "5D", "7H", "7C"]
+    assert lines[header + 5].split() == ["4H", "AC", "4D", "7S", "3S", "TD", "4S"]
+
+
+def test_deal_picture_symbols_and_colour_on_a_terminal():
+    terminal = {"FORCE_COLOR": "1", "NO_COLOR": None, "TERM": "xterm-256color"}
+    out = ok("deal", "--pysol", "1", env=terminal).stdout
+    assert "10\u2665" in out  # TH with its suit symbol
+    assert "\x1b[" in out and "31m" in out  # red suits are red
+    out = ok("deal", "--pysol", "1", env={**terminal, "NO_COLOR": "1"}).stdout
+    assert "10\u2665" in out and "31m" not in out  # NO_COLOR: symbols, no colour
+
+
+def test_deal_mid_game_file_with_empty_columns(tmp_path):
+    text = "Talon: KS\nFoundations: 5C\n7D 6H\n-\n-\n-\n-\n-\n-\n"
+    path = board_file(tmp_path, text)
+    assert ok("deal", path, "--board").stdout == text
+    out = ok("deal", path).stdout
+    assert "Cards left  2" in out
+
+
+# ------------------------------------------------------------------ solve
+
+def test_solve_pysol_1_human_replays_in_words():
+    out = ok("solve", "--pysol", "1").stdout
+    assert "pysol:1 · strict" in out
+    assert "lost: 6 cards left, 6 strokes" in out
+    assert "   1. draw 8H" in out
+    assert "play 7S from column 4" in out
+    assert "draw 8H" not in ok("solve", "--pysol", "1", "--no-moves").stdout
+
+
+def test_solve_json_records_replay_through_the_engine():
+    from golfstats.deals import seeded_board
+
+    out = ok("solve", "--seed", "3", "--index", "1023", "--count", "3", "--variant", "putt-putt",
+             "--json").stdout
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["board"] for r in records] == ["seed:3:1023", "seed:3:1024", "seed:3:1025"]
+    rules = parse_variant("putt-putt")
+    for r in records:
+        assert {"board", "variant", "won", "strokes", "stock_left", "moves", "states",
+                "seconds"} <= r.keys()
+        assert r["variant"] == "putt-putt"
+        board = seeded_board(rules, 3, int(r["board"].rsplit(":", 1)[1]))
+        assert parse_board(r["board_text"], rules) == board
+        check_line(rules, board, r["moves"])
+        outcome = score_moves(rules, board.position(), decode_moves(r["moves"]))
+        assert (outcome.won, outcome.strokes) == (r["won"], r["strokes"])
+        if r["won"]:
+            assert r["strokes"] == -r["stock_left"]
+
+
+def test_solve_pysol_range_goal_and_variant_options():
+    out = ok("solve", "--pysol", "2-4", "--json", "--goal", "win", "--variant", "golf-c").stdout
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["board"] for r in records] == ["pysol:2", "pysol:3", "pysol:4"]
+    assert {r["goal"] for r in records} == {"win"} and {r["variant"] for r in records} == {"putt-putt"}
+    out = ok("solve", "--seed", "1", "--json", "--variant", "queens-on-kings", "--dead-queen",
+             "--draw", "when-stuck").stdout
+    assert json.loads(out)["variant"] == "queens-on-kings+when-stuck+dead-queen"
+
+
+def test_solve_reports_bad_boards_and_solves_the_rest(tmp_path):
+    bad = PYSOL_1.replace("QS", "ZZ", 1)
+    good = board_file(tmp_path, PYSOL_1 + "\n" + bad + "\n" + PYSOL_1, "three.txt")
+    other = board_file(tmp_path, PYSOL_1, "one.txt")
+    missing = str(tmp_path / "missing.txt")
+    result = run("solve", good, missing, other, "--json")
+    assert result.exit_code == 1
+    boards = [json.loads(line)["board"] for line in result.stdout.splitlines()]
+    assert boards == [f"{good}#1", f"{good}#3", f"{other}#1"]
+    errors = result.stderr.strip().splitlines()
+    assert len(errors) == 2
+    assert errors[0].startswith(f"golfstats: error: {good}: board 2, line 11: 'ZZ' is not a card")
+    assert errors[1].startswith(f"golfstats: error: cannot read {missing}")
+    text = run("solve", good, "--no-moves")
+    assert text.exit_code == 1 and "2 boards solved: 0 won, 2 not won; 1 failed" in text.stdout
+
+
+def test_solve_stdin_and_stockless_game():
+    out = ok("solve", "-", "--json", input=PYSOL_1).stdout
+    assert json.loads(out)["board"] == "<stdin>#1"
+    out = ok("solve", "--pysol", "3", "--variant", "all-in-a-row").stdout
+    assert "won: 0 strokes" in out and "stock" not in out.split("\n", 3)[2]
+
+
+# ------------------------------------------------------------------ hint
+
+def _board(tmp_path, talon: str, top: str, columns: list[str]) -> str:
+    cols = columns + ["-"] * (7 - len(columns))
+    return board_file(tmp_path, "\n".join([f"Talon: {talon}", f"Foundations: {top}", *cols]) + "\n")
+
+
+def hint_json(*args: str) -> dict:
+    return json.loads(ok("hint", *args, "--json").stdout)
+
+
+@pytest.mark.parametrize("variant, talon, top, columns, move, reason, text", [
+    # nothing to play: the draw is the only move
+    ("strict", "QH", "5C", ["KS"], {"draw": "QH"}, "only-move", "no card can be played"),
+    # when-stuck: a play forbids the draw
+    ("strict+when-stuck", "KS", "5C", ["7D 6H"], {"play": "6H", "column": 1}, "only-move",
+     "the only legal move"),
+    ("strict", "KS", "5C", ["7D 6H"], {"play": "6H", "column": 1}, "longest-chain",
+     "starts the longest chain (2 cards)"),
+    ("strict", "8C 7H", "5C", ["9S 4H", "6D"], {"play": "4H", "column": 1}, "uncovers-needed",
+     "uncovers a card that is needed (9S"),
+    # playing 6D now would break the run T 9 8 7 6 5 that drawing TD first opens
+    ("strict", "TD 4S", "5C", ["6D", "5H 7H 8S 9C"], {"draw": "TD"}, "draw-first",
+     "no play now does better"),
+    ("strict", "8D", "5C", ["6H", "9S"], {"play": "6H", "column": 1}, "clears-column",
+     "clears column 1"),
+])
+def test_hint_reasons_on_constructed_positions(tmp_path, variant, talon, top, columns, move,
+                                               reason, text):
+    path = _board(tmp_path, talon, top, columns)
+    record = hint_json(path, "--variant", variant)
+    assert record["move"] == move
+    assert record["reason"] == reason
+    assert record["won"] is True and record["explanation"].startswith("keeps the deal winnable")
+    assert text in record["explanation"]
+    human = ok("hint", path, "--variant", variant).stdout
+    assert text in human and "best result from here: won" in human
+
+
+def test_hint_is_the_first_move_of_the_optimal_line_mid_game(tmp_path):
+    from golfstats.board import Board
+    from golfstats.deals import pysol_board
+    from golfstats.engine import apply
+    from golfstats.solver import solve
+
+    rules = parse_variant("strict")
+    board = pysol_board(rules, 1)
+    pos = board.position()
+    for move in solve(board, rules).moves[:6]:  # some way into the hand
+        pos = apply(rules, pos, move)
+    mid = Board(pos.tableau, pos.stock, pos.top_card)
+    path = board_file(tmp_path, format_board(mid, rules))
+    record = hint_json(path)
+    best = solve(mid, rules)
+    assert decode_moves([record["move"]]) == best.moves[:1]
+    assert (record["won"], record["strokes"]) == (best.won, best.strokes)
+    assert record["explanation"].startswith("the deal cannot be won from here; this line leaves "
+                                            "the fewest cards (6)")
+    check_line(rules, mid, record["line"])
+
+
+def test_hint_when_the_hand_is_over(tmp_path):
+    path = _board(tmp_path, "2C", "5C", [])
+    record = hint_json(path)
+    assert record["move"] is None and record["won"] is True and record["strokes"] == -1
+    assert "the hand is over" in ok("hint", path).stdout
+
+
+def test_hint_reason_rule_holds_on_seeded_deals():
+    """The stated reason is true of the position and the solver's line (the hint.py rule)."""
+    from golfstats.deals import seeded_board
+    from golfstats.engine import legal_moves
+    from golfstats.hint import Reason, hint, longest_chain
+    from golfstats.solver import solve
+
+    seen = set()
+    for variant in ("strict", "putt-putt", "queens-on-kings+empty-start"):
+        rules = parse_variant(variant)
+        for i in range(12):
+            board = seeded_board(rules, 11, i)
+            h = hint(board, rules)
+            line = solve(board, rules).moves
+            pos = board.position()
+            legal = legal_moves(rules, pos)
+            assert h.move == line[0] and h.winnable == solve(board, rules).won
+            assert h.longest_chain == longest_chain(rules, pos)
+            seen.add(h.reason)
+            if h.reason is Reason.ONLY_MOVE:
+                assert len(legal) == 1
+            elif h.reason is Reason.DRAW_FIRST:
+                assert h.move == DRAW and len(legal) > 1
+            elif h.reason is Reason.LONGEST_CHAIN:
+                assert h.chain == h.longest_chain >= 2
+            elif h.reason is Reason.UNCOVERS:
+                assert h.uncovered is not None and h.move in line[1:]
+    assert len(seen) >= 2
+
+
+# ------------------------------------------------------------------ play
+
+def test_play_json_matches_the_library_and_the_engine():
+    from golfstats.deals import pysol_board
+    from golfstats.policies import parse_policy, play_board
+
+    rules = parse_variant("strict")
+    board = pysol_board(rules, 1)
+    record = json.loads(ok("play", "--pysol", "1", "--json").stdout)
+    expected = play_board(rules, parse_policy("greedy"), board, 0)
+    assert record["policy"] == "greedy" and record["variant"] == "strict"
+    for key in ("won", "strokes", "points", "draws", "longest_chain"):
+        assert record[key] == getattr(expected, key), key
+    assert decode_moves(record["moves"]) == expected.moves
+    check_line(rules, board, record["moves"])
+    outcome = score_moves(rules, board.position(), decode_moves(record["moves"]))
+    assert (outcome.strokes, outcome.points, outcome.draws) == (
+        record["strokes"], record["points"], record["draws"])
+
+
+def test_play_human_shows_running_score():
+    out = ok("play", "--pysol", "1", "--policy", "lookahead").stdout
+    assert "policy lookahead" in out
+    assert "   1. draw 8H" in out and "points" in out and "strokes" in out
+    assert "longest chain" in out.splitlines()[-1]
+
+
+def test_play_exact_equals_solve_and_seeded_key_is_used():
+    from golfstats.deals import seeded_deals
+
+    rules = parse_variant("putt-putt")
+    exact = json.loads(ok("play", "--seed", "4", "--index", "2", "--variant", "putt-putt",
+                          "--policy", "exact", "--json").stdout)
+    solved = json.loads(ok("solve", "--seed", "4", "--index", "2", "--variant", "putt-putt",
+                           "--json").stdout)
+    assert exact["strokes"] == solved["strokes"] and exact["policy"] == "exact"
+    args = ("play", "--seed", "4", "--index", "2", "--policy", "random", "--json")
+    first = json.loads(ok(*args).stdout)
+    assert first["key"] == int(seeded_deals(rules, 4, 2, 1).keys[0])
+    assert json.loads(ok(*args).stdout) == first
+    assert json.loads(ok(*args, "--key", "5").stdout)["key"] == 5
+
+
+def test_play_file_and_policy_parameters(tmp_path):
+    path = board_file(tmp_path, PYSOL_1)
+    record = json.loads(ok("play", path, "--policy", "lookahead:depth=2", "--json").stdout)
+    assert record["board"] == f"{path}#1" and record["policy"] == "lookahead:depth=2"
+
+
+# ------------------------------------------------------------------ bad input
+
+@pytest.mark.parametrize("command", ["deal", "solve", "hint", "play"])
+def test_rule_errors(command):
+    error(command, "--pysol", "1", "--variant", "nope", needle="unknown variant 'nope'", code=2)
+    error(command, "--pysol", "1", "--variant", "strict+foo", needle="unknown option 'foo'")
+    error(command, "--pysol", "1", "--variant", "strict+dead-queen", needle="dead-queen")
+    error(command, "--pysol", "1", "--variant", "black-hole", "--jokers", "1", needle="golf only")
+    error(command, "--pysol", "1", "--jokers", "1", needle="jokers need seeded deals")
+
+
+@pytest.mark.parametrize("command", ["deal", "solve", "hint", "play"])
+def test_source_errors(command, tmp_path):
+    path = board_file(tmp_path, PYSOL_1)
+    error(command, needle="say which deal", code=2)
+    error(command, path, "--pysol", "1", needle="only one board source")
+    error(command, "--seed", "1", "--pysol", "1", needle="only one board source")
+    error(command, "--pysol", "1", "--index", "3", needle="--index needs --seed")
+    for bad in ("abc", "0", "-3", "99999999999", "1-x"):
+        error(command, "--pysol", bad, needle="--pysol" if bad in ("abc", "-3", "1-x") else "1 to")
+    if command == "solve":
+        error(command, "--pysol", "5-2", needle="runs backwards")
+        error(command, "--pysol", "1", "--count", "2", needle="--count needs --seed")
+        error(command, "-", "-", needle="only once", input=PYSOL_1)
+    else:
+        error(command, "--pysol", "1-3", needle="one deal number")
+
+
+@pytest.mark.parametrize("command", ["deal", "solve", "hint", "play"])
+def test_file_errors(command, tmp_path):
+    missing = tmp_path / "missing.txt"
+    error(command, str(missing), needle=f"cannot read {missing}")
+    error(command, str(tmp_path), needle=f"cannot read {tmp_path}")
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00\x81" * 10)
+    error(command, str(binary), needle="not a UTF-8 text file")
+    empty = board_file(tmp_path, "# nothing here\n\n", "empty.txt")
+    error(command, empty, needle="no board found")
+
+
+@pytest.mark.parametrize("text, where, what", [
+    (PYSOL_1.replace("QS", "ZZ", 1), "board 1, line 1", "'ZZ' is not a card"),
+    (PYSOL_1.replace("JD 5H KH AS 4H\n", ""), "board 1, line 8", "7 columns, this board has 6"),
+    (PYSOL_1.replace("4S\n", "8H\n"), "board 1, line 9", "duplicate card: 8H"),
+    (PYSOL_1.split("\n", 1)[1], "board 1, line 1", "expected the Talon: line"),
+    ("\n\n" + PYSOL_1.replace("TD\n", "3S\n"), "board 1, line 10", "duplicate card: 3S"),
+])
+@pytest.mark.parametrize("command", ["deal", "solve", "hint", "play"])
+def test_malformed_board_names_the_line(command, tmp_path, text, where, what):
+    path = board_file(tmp_path, text)
+    line = error(command, path, needle=what)
+    assert f"{path}: {where}" in line
+
+
+def test_one_board_commands_refuse_several(tmp_path):
+    path = board_file(tmp_path, PYSOL_1 + "\n" + PYSOL_1)
+    for command in ("hint", "play"):
+        error(command, path, needle="holds 2 boards")
+
+
+def test_policy_errors():
+    error("play", "--pysol", "1", "--policy", "clever", needle="unknown policy 'clever'", code=2)
+    error("play", "--pysol", "1", "--policy", "lookahead:depth=9", needle="between 1 and 2")
+    error("play", "--pysol", "1", "--policy", "greedy:x=1", needle="no parameter 'x'")
+    error("play", "--pysol", "1", "--policy", "lookahead:depth", needle="integer value")
+
+
+@pytest.mark.parametrize("args", [
+    ["deal", "--pysol", "1", "--jokers", "3"],
+    ["deal", "--pysol", "1", "--draw", "sometimes"],
+    ["solve", "--seed", "x"],
+    ["solve", "--seed", "1", "--count", "0"],
+    ["play", "--pysol", "1", "--bogus"],
+])
+def test_option_type_errors_exit_2_without_traceback(args):
+    """Values that fail the options' own types are refused by the parser (exit 2)."""
+    result = run(*args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
