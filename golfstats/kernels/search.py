@@ -65,12 +65,12 @@ def search_no_stock(exposed, heights, top0, play_next, n_tops, moves_out):
         left += heights[c]
         p *= heights[c] + 1
     table = np.full(1 << 16, EMPTY, np.int64)
-    used = 0
     depth_max = left + 1
     stack_code = np.empty(depth_max, np.int64)
     stack_top = np.empty(depth_max, np.int64)
     stack_next = np.empty(depth_max, np.int64)
     stack_move = np.empty(depth_max, np.int64)
+    cur = heights.copy()  # heights at the top of the stack, kept in step with it
     best_left = left
     best_n = 0
     won = left == 0
@@ -80,41 +80,38 @@ def search_no_stock(exposed, heights, top0, play_next, n_tops, moves_out):
     stack_next[0] = 0
     _insert(table, code * n_tops + top0)
     used = 1
-    states = 1
     while sp >= 0 and not won:
-        code = stack_code[sp]
         top = stack_top[sp]
         c = stack_next[sp]
         pushed = False
         while c < ncols:
-            h = (code // pw[c]) % (heights[c] + 1)
+            h = cur[c]
             if h > 0:
                 nxt = play_next[top, exposed[c, h]]
                 if nxt >= 0:
-                    child = code - pw[c]
+                    child = stack_code[sp] - pw[c]
                     if _insert(table, child * n_tops + nxt):
                         used += 1
-                        states += 1
                         if 2 * used > table.shape[0]:
                             table = _grow(table)
                         stack_next[sp] = c + 1
                         stack_move[sp] = c
+                        cur[c] -= 1
                         sp += 1
                         stack_code[sp] = child
                         stack_top[sp] = nxt
                         stack_next[sp] = 0
                         pushed = True
-                        # cards left at the child: one fewer than the depth implies
-                        child_left = left - sp
-                        if child_left < best_left:
-                            best_left = child_left
+                        # cards left at the child: one fewer per play on the stack
+                        if left - sp < best_left:
+                            best_left = left - sp
                             best_n = sp
-                            for i in range(sp):
-                                moves_out[i] = stack_move[i]
-                            if child_left == 0:
-                                won = True
+                            moves_out[:sp] = stack_move[:sp]
+                            won = best_left == 0
                         break
             c += 1
         if not pushed:
             sp -= 1
-    return won, best_left, 0, best_n, states
+            if sp >= 0:
+                cur[stack_move[sp]] += 1
+    return won, best_left, 0, best_n, used

@@ -1,0 +1,83 @@
+"""Reports of simulate runs: tables, charts, one HTML page, par, courses, comparisons, the study.
+
+``build_report(runs, out_dir)`` is what ``golfstats report`` does: it merges the runs'
+summaries and writes ``tables/`` (Markdown and CSV), ``charts/`` (PNG and SVG) and
+``report.html`` (self-contained) under ``out_dir``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from golfstats.report.runs import ReportError, Run, load_run, load_runs, merge_summaries
+
+__all__ = ["ReportError", "ReportFiles", "Run", "build_report", "load_run", "load_runs",
+           "merge_summaries"]
+
+CHART_CAPTIONS = {
+    "win_rates": "Win rate per variant and policy; bars are 95% Wilson intervals.",
+    "stroke_distribution": "Share of deals at each stroke score, per policy, one panel per variant. "
+                           "Scores <= 0 are wins (minus the stock cards left unturned).",
+    "clairvoyant_gap": "Exact (clairvoyant) win rate minus the best honest policy's, with a "
+                       "conservative 95% interval (independent samples).",
+}
+
+
+@dataclass
+class ReportFiles:
+    """What ``build_report`` wrote."""
+
+    out_dir: Path
+    tables: list[Path] = field(default_factory=list)
+    charts: dict[str, list[Path]] = field(default_factory=dict)
+    html: Path | None = None
+
+    def all(self) -> list[Path]:
+        return [*self.tables, *(p for pair in self.charts.values() for p in pair),
+                *([self.html] if self.html else [])]
+
+
+def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats report",
+                 extra_sections: list[tuple[str, str]] | None = None) -> ReportFiles:
+    """Tables, charts and the HTML page of the merged summaries of ``runs``.
+
+    ``extra_sections`` are (heading, inner HTML) appended to the page (the study adds par).
+    """
+    from golfstats.report import charts, html, tables
+
+    out_dir = Path(out_dir)
+    summary = merge_summaries(runs)
+    if summary.is_empty():
+        raise ReportError("the runs hold no summary rows")
+    files = ReportFiles(out_dir)
+    table_list = tables.write_tables(summary, out_dir / "tables")
+    files.tables = sorted((out_dir / "tables").glob("*.*"))
+    gap = next(t.df for t in table_list if t.stem == "clairvoyant_gap")
+    files.charts = charts.write_charts(summary, gap, out_dir / "charts")
+
+    sources = []
+    for run in runs:
+        info = run.info
+        bits = [f"{run.path}"]
+        if info:
+            bits.append(f"seed {info.get('seed')}, n {info.get('n')}, variant {info.get('variant')}, "
+                        f"policies {', '.join(map(str, info.get('policies', [])))}")
+        sources.append(" - ".join(bits))
+    intro = html.paragraph("Sources: " + "; ".join(sources))
+    sections = []
+    by_stem = {t.stem: t for t in table_list}
+    first = by_stem["win_rates"]
+    sections.append((first.title, html.paragraph(first.note) + html.table_html(first.df, first.formats,
+                                                                                first.headers)))
+    sections.append(("Win rate chart", html.image_html(files.charts["win_rates"][1], "win rate chart",
+                                                       CHART_CAPTIONS["win_rates"])))
+    for stem in ("stroke_distribution", "clairvoyant_gap"):
+        t, chart = by_stem[stem], stem
+        inner = (html.paragraph(t.note) + html.table_html(t.df, t.formats, t.headers)
+                 + html.image_html(files.charts[chart][1], f"{chart} chart", CHART_CAPTIONS[chart]))
+        sections.append((t.title, inner))
+    sections.extend(extra_sections or [])
+    files.html = out_dir / "report.html"
+    files.html.write_text(html.page(title, sections, intro))
+    return files

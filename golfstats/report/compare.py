@@ -1,0 +1,234 @@
+"""Paired comparison of two policies on the same deals, and match play between them.
+
+Every policy of a simulate run plays the same deals, so two policies' results form
+pairs.  Win rates are compared with McNemar's test (exact binomial, and the
+continuity-corrected chi-square) and Newcombe's paired interval for the difference;
+strokes with the mean paired difference and its normal-approximation interval.
+Match play groups consecutive deals (by deal index) into rounds of 9 or 18 holes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from golfstats.stats import Z95, wilson
+
+# ------------------------------------------------------------------ statistics
+
+def mcnemar(b: int, c: int) -> tuple[float, float, float]:
+    """McNemar's test on the discordant counts ``b`` (only A won) and ``c`` (only B won).
+
+    Returns (exact two-sided p, chi-square with continuity correction, its p-value).
+    The exact p is ``min(1, 2 P(X <= min(b, c)))`` with ``X ~ Binomial(b + c, 1/2)``.
+    With no discordant pair both p-values are 1.
+    """
+    m = b + c
+    if m == 0:
+        return 1.0, 0.0, 1.0
+    k = np.arange(min(b, c) + 1)
+    # log C(m, k) by a running sum of log((m - j) / (j + 1)): exact enough for any m here
+    steps = np.log(m - k[:-1]) - np.log(k[:-1] + 1) if k.size > 1 else np.zeros(0)
+    log_pmf = np.concatenate([[0.0], np.cumsum(steps)]) - m * math.log(2)
+    top = log_pmf.max()
+    tail = math.exp(top) * float(np.exp(log_pmf - top).sum())
+    exact = min(1.0, 2 * tail)
+    chi2 = (abs(b - c) - 1) ** 2 / m if abs(b - c) > 1 else 0.0
+    return exact, chi2, math.erfc(math.sqrt(chi2 / 2))
+
+
+def newcombe_independent(x1: int, n1: int, x2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """95% interval for ``x1/n1 - x2/n2`` from independent samples (Newcombe 1998, method 10)."""
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = wilson(x1, n1, z)
+    l2, u2 = wilson(x2, n2, z)
+    d = p1 - p2
+    return d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
+
+
+def newcombe_paired(a: int, b: int, c: int, d: int, z: float = Z95) -> tuple[float, float]:
+    """95% interval for the difference of paired proportions (A won) - (B won).
+
+    ``a`` both won, ``b`` only A, ``c`` only B, ``d`` neither.  Newcombe (1998) method 10:
+    the Wilson intervals of the two marginal rates combined with the phi correlation of
+    the 2x2 table, corrected for continuity as in Newcombe's paper (and Altman et al.,
+    *Statistics with confidence*, 2000).
+    """
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(a + b, n, z)
+    l2, u2 = wilson(a + c, n, z)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    cross = a * d - b * c
+    if margins == 0:
+        phi = 0.0
+    else:
+        corrected = cross - n / 2 if cross > n / 2 else (cross if cross < 0 else 0.0)
+        phi = corrected / math.sqrt(margins)
+    diff = p1 - p2
+    low = diff - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    high = diff + math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return max(-1.0, low), min(1.0, high)
+
+
+def mean_interval(diffs: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of ``diffs`` and its normal-approximation 95% interval (fine for n >= 30)."""
+    n = diffs.size
+    mean = float(diffs.mean()) if n else float("nan")
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    half = z * float(diffs.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+# ------------------------------------------------------------------ match play
+
+@dataclass(frozen=True)
+class MatchPlay:
+    """Rounds of ``holes`` consecutive deals between A and B (an incomplete last round is dropped).
+
+    Match play: the player who wins more holes (fewer strokes on the hole) wins the round;
+    equal holes won halve it.  Stroke play: the lower round total wins.
+    """
+
+    holes: int
+    rounds: int
+    a_rounds: int
+    b_rounds: int
+    halved_rounds: int
+    a_holes: int
+    b_holes: int
+    halved_holes: int
+    a_stroke_rounds: int
+    b_stroke_rounds: int
+    tied_stroke_rounds: int
+
+
+def match_play(strokes_a: np.ndarray, strokes_b: np.ndarray, holes: int) -> MatchPlay:
+    """Match play over rounds of ``holes`` consecutive deals (arrays in deal order)."""
+    rounds = len(strokes_a) // holes
+    a = np.asarray(strokes_a[:rounds * holes], np.int64).reshape(rounds, holes)
+    b = np.asarray(strokes_b[:rounds * holes], np.int64).reshape(rounds, holes)
+    won_a, won_b = (a < b).sum(axis=1), (b < a).sum(axis=1)
+    tot_a, tot_b = a.sum(axis=1), b.sum(axis=1)
+    return MatchPlay(
+        holes, rounds, int((won_a > won_b).sum()), int((won_b > won_a).sum()), int((won_a == won_b).sum()),
+        int(won_a.sum()), int(won_b.sum()), int((a == b).sum()),
+        int((tot_a < tot_b).sum()), int((tot_b < tot_a).sum()), int((tot_a == tot_b).sum()))
+
+
+# ------------------------------------------------------------------ comparison
+
+@dataclass(frozen=True)
+class Comparison:
+    """A paired comparison of policies ``a`` and ``b`` on the ``n`` deals both played."""
+
+    variant: str
+    a: str
+    b: str
+    n: int
+    both: int  # deals both won
+    only_a: int
+    only_b: int
+    neither: int
+    win_rate_a: float
+    win_rate_b: float
+    diff: float  # win_rate_a - win_rate_b
+    diff_low: float
+    diff_high: float
+    mcnemar_exact_p: float
+    mcnemar_chi2: float
+    mcnemar_chi2_p: float
+    mean_strokes_a: float
+    mean_strokes_b: float
+    stroke_diff: float  # mean of strokes_a - strokes_b (negative: A scores better)
+    stroke_diff_low: float
+    stroke_diff_high: float
+    matches: dict[int, MatchPlay] = field(default_factory=dict)
+
+
+def paired(deals: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
+    """One row per deal both policies played: variant, seed, deal_index, won_a/b, strokes_a/b,
+    sorted by variant, seed and deal index."""
+    keys = ["variant", "seed", "deal_index"]
+    cols = [*keys, "won", "strokes"]
+    left = deals.filter(pl.col("policy") == a).select(cols).rename({"won": "won_a", "strokes": "strokes_a"})
+    right = deals.filter(pl.col("policy") == b).select(cols).rename({"won": "won_b", "strokes": "strokes_b"})
+    return left.join(right, on=keys, how="inner").sort(keys)
+
+
+def compare_pair(pairs: pl.DataFrame, variant: str, a: str, b: str,
+                 round_sizes: tuple[int, ...] = (9, 18)) -> Comparison:
+    """The comparison of one variant's paired rows (as made by ``paired``)."""
+    won_a, won_b = pairs["won_a"].to_numpy(), pairs["won_b"].to_numpy()
+    sa, sb = pairs["strokes_a"].to_numpy(), pairs["strokes_b"].to_numpy()
+    n = len(pairs)
+    both = int((won_a & won_b).sum())
+    only_a, only_b = int((won_a & ~won_b).sum()), int((~won_a & won_b).sum())
+    neither = n - both - only_a - only_b
+    low, high = newcombe_paired(both, only_a, only_b, neither) if n else (float("nan"),) * 2
+    exact_p, chi2, chi2_p = mcnemar(only_a, only_b)
+    mean, mlow, mhigh = mean_interval((sa - sb).astype(float))
+    matches = {h: match_play(sa, sb, h) for h in round_sizes}
+    return Comparison(variant, a, b, n, both, only_a, only_b, neither,
+                      (both + only_a) / n if n else float("nan"), (both + only_b) / n if n else float("nan"),
+                      (only_a - only_b) / n if n else float("nan"), low, high, exact_p, chi2, chi2_p,
+                      float(sa.mean()) if n else float("nan"), float(sb.mean()) if n else float("nan"),
+                      mean, mlow, mhigh, matches)
+
+
+def compare_policies(deals: pl.DataFrame, a: str, b: str,
+                     round_sizes: tuple[int, ...] = (9, 18)) -> list[Comparison]:
+    """One ``Comparison`` per variant in ``deals`` where both policies played."""
+    pairs = paired(deals, a, b)
+    out = []
+    for variant in pairs["variant"].unique(maintain_order=True):
+        rows = pairs.filter(pl.col("variant") == variant)
+        out.append(compare_pair(rows, variant, a, b, round_sizes))
+    return out
+
+
+def comparison_table(results: list[Comparison]) -> pl.DataFrame:
+    """One row per comparison (and round size) with every figure, for CSV."""
+    rows = []
+    for r in results:
+        row = {k: v for k, v in r.__dict__.items() if k != "matches"}
+        for h, m in r.matches.items():
+            for key, value in m.__dict__.items():
+                if key != "holes":
+                    row[f"r{h}_{key}"] = value
+        rows.append(row)
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def format_comparison(r: Comparison) -> str:
+    """A human-readable block (the CLI prints it; it is also the Markdown of ``--out``)."""
+    def pct(x: float) -> str:
+        return f"{100 * x:.2f}%"
+
+    lines = [
+        f"### {r.variant}: {r.a} (A) vs {r.b} (B), {r.n} paired deals",
+        "",
+        f"- Win rate: A {pct(r.win_rate_a)}, B {pct(r.win_rate_b)}; difference A-B "
+        f"{100 * r.diff:+.2f} pp, 95% CI [{100 * r.diff_low:+.2f}, {100 * r.diff_high:+.2f}] pp "
+        "(Newcombe, paired)",
+        f"- Deals: both won {r.both}, only A {r.only_a}, only B {r.only_b}, neither {r.neither}",
+        f"- McNemar's test: exact p = {r.mcnemar_exact_p:.4g}; chi-square (continuity-corrected) "
+        f"= {r.mcnemar_chi2:.3f}, p = {r.mcnemar_chi2_p:.4g}",
+        f"- Strokes: mean A {r.mean_strokes_a:.3f}, B {r.mean_strokes_b:.3f}; mean difference A-B "
+        f"{r.stroke_diff:+.3f}, 95% CI [{r.stroke_diff_low:+.3f}, {r.stroke_diff_high:+.3f}] "
+        "(normal approximation)",
+    ]
+    for h, m in r.matches.items():
+        if not m.rounds:
+            lines.append(f"- {h}-hole rounds: fewer than {h} paired deals, no round played")
+            continue
+        lines.append(
+            f"- {h}-hole match play, {m.rounds} rounds: A won {m.a_rounds}, B won {m.b_rounds}, "
+            f"halved {m.halved_rounds}; holes won A {m.a_holes}, B {m.b_holes}, halved {m.halved_holes}. "
+            f"Stroke play: A lower {m.a_stroke_rounds}, B lower {m.b_stroke_rounds}, "
+            f"tied {m.tied_stroke_rounds}")
+    return "\n".join(lines) + "\n"

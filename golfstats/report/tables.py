@@ -1,0 +1,243 @@
+"""Tables of a run's summary: win rates with intervals, strokes, the clairvoyant gap.
+
+Every table is a polars frame; ``markdown`` and ``write_table`` turn one into a
+Markdown table and a CSV file.  Win rates are fractions in the frames and
+percentages in the Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from golfstats.report.runs import SUMMARY_SCHEMA, best_honest, is_honest, order, policy_key
+from golfstats.stats import wilson
+
+#: Stroke ranges of the binned distribution in the Markdown (inclusive bounds).
+STROKE_BINS: tuple[tuple[str, int | None, int | None], ...] = (
+    ("won (<=0)", None, 0), ("1-2", 1, 2), ("3-4", 3, 4), ("5-6", 5, 6), ("7-9", 7, 9),
+    ("10-14", 10, 14), ("15-19", 15, 19), ("20+", 20, None))
+
+
+def summarize_deals(deals: pl.DataFrame) -> pl.DataFrame:
+    """The ``summary.parquet`` rows (simulate's contract) of deal rows: one per variant and policy."""
+    agg = deals.group_by(["variant", "policy"]).agg(
+        pl.len().cast(pl.Int64).alias("n"), pl.col("won").sum().cast(pl.Int64).alias("wins"),
+        pl.col("strokes").mean().alias("mean_strokes"),
+        pl.col("strokes").median().cast(pl.Float64).alias("median_strokes"),
+        pl.col("points").mean().cast(pl.Float64).alias("mean_points"))
+    hist = (deals.group_by(["variant", "policy", "strokes"]).agg(pl.len().cast(pl.Int64).alias("count"))
+            .sort("strokes")
+            .group_by(["variant", "policy"])
+            .agg(pl.struct(pl.col("strokes").cast(pl.Int64), "count").alias("stroke_hist")))
+    cis = [wilson(w, n) for w, n in zip(agg["wins"], agg["n"], strict=True)]
+    agg = agg.with_columns(
+        (pl.col("wins") / pl.col("n")).alias("win_rate"),
+        pl.Series("ci_low", [c[0] for c in cis], pl.Float64),
+        pl.Series("ci_high", [c[1] for c in cis], pl.Float64))
+    out = agg.join(hist, on=["variant", "policy"])
+    return order(out.select([pl.col(c).cast(t) for c, t in SUMMARY_SCHEMA.items()]))
+
+
+# ------------------------------------------------------------------ tables
+
+def win_rates(summary: pl.DataFrame) -> pl.DataFrame:
+    """variant, policy, n, wins, win_rate, ci_low, ci_high, half_width, mean/median strokes, points."""
+    return summary.select(
+        "variant", "policy", "n", "wins", "win_rate", "ci_low", "ci_high",
+        ((pl.col("ci_high") - pl.col("ci_low")) / 2).alias("half_width"),
+        "mean_strokes", "median_strokes", "mean_points")
+
+
+def stroke_distribution(summary: pl.DataFrame) -> pl.DataFrame:
+    """Long form: variant, policy, strokes, count, share (of that variant and policy's deals)."""
+    long = (summary.select("variant", "policy", "n", "stroke_hist")
+            .explode("stroke_hist").unnest("stroke_hist"))
+    return long.select("variant", "policy", "strokes", "count",
+                       (pl.col("count") / pl.col("n")).alias("share"))
+
+
+def _hist_quantile(strokes: list[int], counts: list[int], q: float) -> int:
+    target, seen = q * sum(counts), 0
+    for s, c in zip(strokes, counts, strict=True):
+        seen += c
+        if seen >= target:
+            return s
+    return strokes[-1]
+
+
+def stroke_quantiles(summary: pl.DataFrame) -> pl.DataFrame:
+    """variant, policy, p10, p25, median, p75, p90 of strokes, and the binned shares."""
+    rows = []
+    for row in summary.iter_rows(named=True):
+        hist = sorted((h["strokes"], h["count"]) for h in row["stroke_hist"])
+        strokes, counts = [h[0] for h in hist], [h[1] for h in hist]
+        out = {"variant": row["variant"], "policy": row["policy"], "n": row["n"]}
+        for name, q in (("p10", .1), ("p25", .25), ("median", .5), ("p75", .75), ("p90", .9)):
+            out[name] = _hist_quantile(strokes, counts, q) if strokes else None
+        total = max(sum(counts), 1)
+        for label, lo, hi in STROKE_BINS:
+            inside = sum(c for s, c in hist if (lo is None or s >= lo) and (hi is None or s <= hi))
+            out[label] = inside / total
+        rows.append(out)
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def gap(summary: pl.DataFrame) -> pl.DataFrame:
+    """Per variant with an ``exact`` row: the clairvoyant win rate, the best honest policy
+    (lowest mean strokes) and its win rate, and the gap between them with a 95% interval.
+
+    The interval is Newcombe's for two independent proportions (method 10), which is
+    conservative here: on the same deals the two win rates are positively correlated.
+    ``golfstats compare`` gives the paired interval from the deal rows.
+    """
+    from golfstats.report.compare import newcombe_independent
+
+    rows = []
+    for variant in summary["variant"].unique(maintain_order=True):
+        exact = summary.filter((pl.col("variant") == variant) & (pl.col("policy") == "exact"))
+        best = best_honest(summary, variant)
+        if exact.is_empty() or best is None:
+            continue
+        honest = summary.filter((pl.col("variant") == variant)
+                                & (pl.col("policy") == best)).row(0, named=True)
+        ex = exact.row(0, named=True)
+        lo, hi = newcombe_independent(ex["wins"], ex["n"], honest["wins"], honest["n"])
+        rows.append({"variant": variant, "exact_win_rate": ex["win_rate"], "exact_n": ex["n"],
+                     "best_honest": best, "honest_win_rate": honest["win_rate"], "honest_n": honest["n"],
+                     "gap": ex["win_rate"] - honest["win_rate"], "gap_low": lo, "gap_high": hi,
+                     "exact_mean_strokes": ex["mean_strokes"],
+                     "honest_mean_strokes": honest["mean_strokes"]})
+    schema = {"variant": pl.String, "exact_win_rate": pl.Float64, "exact_n": pl.Int64,
+              "best_honest": pl.String, "honest_win_rate": pl.Float64, "honest_n": pl.Int64,
+              "gap": pl.Float64, "gap_low": pl.Float64, "gap_high": pl.Float64,
+              "exact_mean_strokes": pl.Float64, "honest_mean_strokes": pl.Float64}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def win_rate_pivot(summary: pl.DataFrame) -> pl.DataFrame:
+    """variant x policy: the win rate and its interval as text, e.g. ``33.1% (32.6-33.6)``."""
+    cells = summary.select(
+        "variant", "policy",
+        pl.format("{}% ({}-{})", *(pl.col(c).mul(100).round(1) for c in ("win_rate", "ci_low", "ci_high")))
+        .alias("cell"))
+    policies = sorted(summary["policy"].unique(), key=policy_key)
+    wide = cells.pivot(on="policy", index="variant", values="cell")
+    return wide.select("variant", *[p for p in policies if p in wide.columns])
+
+
+def honest_policies(summary: pl.DataFrame) -> list[str]:
+    return [p for p in summary["policy"].unique(maintain_order=True) if is_honest(p)]
+
+
+# ------------------------------------------------------------------ formatting
+
+def percent(x: float | None, digits: int = 1) -> str:
+    return "" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def _fmt(value, formatter: Callable | None) -> str:
+    if value is None:
+        return ""
+    if formatter is not None:
+        return formatter(value)
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def markdown(df: pl.DataFrame, formats: dict[str, Callable] | None = None,
+             headers: dict[str, str] | None = None) -> str:
+    """A GitHub Markdown table of ``df`` (numbers right-aligned), ending with a newline."""
+    formats, headers = formats or {}, headers or {}
+    cols = df.columns
+    numeric = [df.schema[c].is_numeric() for c in cols]
+    lines = ["| " + " | ".join(headers.get(c, c) for c in cols) + " |",
+             "|" + "|".join("---:" if num else "---" for num in numeric) + "|"]
+    for row in df.iter_rows():
+        cells = [_fmt(v, formats.get(c)).replace("|", "\\|") for c, v in zip(cols, row, strict=True)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+WIN_FORMATS: dict[str, Callable] = {
+    "win_rate": percent, "ci_low": percent, "ci_high": percent,
+    "half_width": lambda x: f"±{100 * x:.2f}%",
+    "mean_strokes": lambda x: f"{x:.2f}", "median_strokes": lambda x: f"{x:g}",
+    "mean_points": lambda x: f"{x:.1f}",
+}
+WIN_HEADERS = {"win_rate": "win rate", "ci_low": "95% low", "ci_high": "95% high",
+               "half_width": "± (half-width)", "mean_strokes": "mean strokes",
+               "median_strokes": "median strokes", "mean_points": "mean points"}
+GAP_FORMATS: dict[str, Callable] = {
+    "exact_win_rate": percent, "honest_win_rate": percent,
+    "gap": lambda x: f"{100 * x:+.1f} pp", "gap_low": lambda x: f"{100 * x:+.1f}",
+    "gap_high": lambda x: f"{100 * x:+.1f}", "exact_mean_strokes": lambda x: f"{x:.2f}",
+    "honest_mean_strokes": lambda x: f"{x:.2f}"}
+GAP_HEADERS = {"exact_win_rate": "exact (clairvoyant)", "exact_n": "n exact", "best_honest": "best honest",
+               "honest_win_rate": "its win rate", "honest_n": "n honest", "gap": "gap",
+               "gap_low": "gap 95% low", "gap_high": "gap 95% high",
+               "exact_mean_strokes": "exact mean strokes", "honest_mean_strokes": "honest mean strokes"}
+
+
+def quantile_formats(df: pl.DataFrame) -> dict[str, Callable]:
+    return {label: (lambda x: f"{100 * x:.1f}") for label, _, _ in STROKE_BINS if label in df.columns}
+
+
+def write_table(df: pl.DataFrame, out_dir: Path, stem: str, title: str, note: str = "",
+                formats: dict | None = None, headers: dict | None = None) -> list[Path]:
+    """``stem.csv`` (raw values) and ``stem.md`` (formatted, with a title and a note)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    csv, md = out_dir / f"{stem}.csv", out_dir / f"{stem}.md"
+    flat = df.select([pl.col(c) for c in df.columns if not isinstance(df.schema[c], pl.List)])
+    flat.write_csv(csv, float_precision=6)
+    body = f"## {title}\n\n" + (f"{note}\n\n" if note else "") + markdown(flat, formats, headers)
+    md.write_text(body)
+    return [md, csv]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of the report: its frame, file stem, title, note and cell formats."""
+
+    stem: str
+    df: pl.DataFrame
+    title: str
+    note: str = ""
+    formats: dict = field(default_factory=dict)
+    headers: dict = field(default_factory=dict)
+
+    def write(self, out_dir: Path) -> list[Path]:
+        return write_table(self.df, out_dir, self.stem, self.title, self.note, self.formats, self.headers)
+
+
+def report_tables(summary: pl.DataFrame) -> list[Table]:
+    """The tables of ``golfstats report``: win rates, the pivot, strokes, the clairvoyant gap."""
+    quantiles = stroke_quantiles(summary)
+    return [
+        Table("win_rates", win_rates(summary), "Win rate and strokes per variant and policy",
+              "Win rate with its 95% Wilson interval; strokes are tableau cards left (a win scores "
+              "minus the stock cards left unturned).", WIN_FORMATS, WIN_HEADERS),
+        Table("win_rate_pivot", win_rate_pivot(summary), "Win rate (95% interval) by variant and policy"),
+        Table("stroke_distribution", quantiles, "Stroke distribution per variant and policy",
+              "Quantiles of strokes, then the percentage of deals in each stroke range "
+              "(full histogram: stroke_histogram.csv).", quantile_formats(quantiles)),
+        Table("clairvoyant_gap", gap(summary), "Gap between honest play and the clairvoyant optimum",
+              "exact knows the stock order; the best honest policy is the one with the lowest mean "
+              "strokes. Gap = exact win rate - best honest win rate, in percentage points, with "
+              "Newcombe's 95% interval for independent samples (conservative for paired deals; "
+              "`golfstats compare` gives the paired one).", GAP_FORMATS, GAP_HEADERS),
+    ]
+
+
+def write_tables(summary: pl.DataFrame, out_dir: Path) -> list[Table]:
+    """Write every report table (Markdown and CSV) and the long stroke histogram CSV."""
+    out_dir = Path(out_dir)
+    tables = report_tables(summary)
+    for table in tables:
+        table.write(out_dir)
+    stroke_distribution(summary).write_csv(out_dir / "stroke_histogram.csv", float_precision=6)
+    return tables

@@ -1,0 +1,157 @@
+"""The report, par, course, compare and study commands through Typer's CliRunner.
+
+The study test swaps in an in-process ``golfstats.sim`` (test_report_support) so it
+checks the study's plan and outputs in seconds, independent of the process pool.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import polars as pl
+import pytest
+from test_report_support import fake_sim_module, write_run
+from typer.testing import CliRunner
+
+from golfstats.cli import app
+from golfstats.report.study import StudyConfig, plan_sizes, required_n
+from golfstats.stats import wilson
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    return write_run(tmp_path_factory.mktemp("cli") / "run", "strict",
+                     ["greedy", "lookahead", "exact"], 40)
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def one_line_error(result, text):
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines[-1].startswith("golfstats: error:") and text in lines[-1]
+
+
+def test_report_command(run_dir, tmp_path):
+    result = invoke("report", run_dir, "--out", tmp_path / "rep")
+    assert result.exit_code == 0, result.output
+    assert "lookahead" in result.output and "report.html" in result.output
+    assert (tmp_path / "rep" / "report.html").is_file()
+    assert (tmp_path / "rep" / "charts" / "win_rates.svg").stat().st_size > 0
+    one_line_error(invoke("report", tmp_path / "nope"), "no such run directory")
+
+
+def test_par_command(run_dir, tmp_path):
+    result = invoke("par", run_dir, "--out", tmp_path / "par")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "reference player lookahead" in out  # best honest by mean strokes
+    assert "exact convolution" in out and "9 holes: par" in out and "18 holes: par" in out
+    assert "Traditional par 45" in out and "Traditional par 90" in out and "double bogey" in out
+    assert (tmp_path / "par" / "round_totals.png").stat().st_size > 0
+    assert pl.read_csv(tmp_path / "par" / "par.csv")["policy"].to_list() == ["lookahead"]
+    narrow = invoke("par", run_dir, "--policy", "exact", "--hole-par-min", "4", "--hole-par-max", "4")
+    assert narrow.exit_code == 0 and "par 4: 100.0%" in narrow.output
+    one_line_error(invoke("par", run_dir, "--policy", "random"), "not in the run")
+    one_line_error(invoke("par", run_dir, "--hole-par-min", "5", "--hole-par-max", "3"), "above")
+
+
+def test_compare_command(run_dir, tmp_path):
+    result = invoke("compare", run_dir, "--policies", "lookahead,greedy", "--out", tmp_path / "cmp")
+    assert result.exit_code == 0, result.output
+    assert "McNemar" in result.output and "9-hole match play, 4 rounds" in result.output
+    assert "18-hole match play, 2 rounds" in result.output
+    table = pl.read_csv(tmp_path / "cmp" / "compare.csv")
+    assert table["n"].to_list() == [40] and table["a"].to_list() == ["lookahead"]
+    one_line_error(invoke("compare", run_dir, "--policies", "lookahead,sampling"), "not in the run")
+    one_line_error(invoke("compare", run_dir, "--policies", "lookahead"), "two policies")
+    one_line_error(invoke("compare", tmp_path / "nope", "--policies", "a,b"), "no such run directory")
+
+
+def test_course_command_same_date_same_course(tmp_path):
+    args = ["course", "--variant", "putt-putt", "--holes", "9", "--date", "2024-02-29"]
+    first = invoke(*args, "--out", tmp_path / "c.json", "--boards", tmp_path / "c.txt")
+    second = invoke(*args)
+    assert first.exit_code == 0, first.output
+    assert first.output == second.output and "seed 20240229" in first.output
+    data = json.loads((tmp_path / "c.json").read_text())
+    assert data["seed"] == 20240229 and len(data["hole_list"]) == 9
+    assert data["par"] == sum(h["par"] for h in data["hole_list"])
+    assert (tmp_path / "c.txt").read_text().count("Talon:") == 9
+    one_line_error(invoke("course", "--date", "2024-02-30"), "bad date")
+    one_line_error(invoke("course", "--holes", "12", "--seed", "1"), "9 or 18")
+    one_line_error(invoke("course", "--seed", "1", "--date", "2024-01-01"), "not both")
+
+
+def test_required_n_meets_the_target():
+    assert required_n(0.5) >= 38415
+    for p in (0.003, 0.1, 0.33, 0.5, 0.87, 0.997):
+        n = required_n(p)
+        lo, hi = wilson(round(p * n), n)
+        assert (hi - lo) / 2 <= 0.005
+        assert n <= 1.1 * 1.96**2 * p * (1 - p) / 0.005**2 + 200
+
+
+def test_plan_fits_the_budget_and_scales():
+    pilots = {"strict": (400, 130, 0.003), "black-hole": (400, 348, 0.08)}
+    full = plan_sizes(pilots, StudyConfig(workers=2))
+    assert all(p.n == p.n_required and p.n >= 2000 for p in full)
+    tight = plan_sizes(pilots, StudyConfig(workers=2, hours_budget=0.25))
+    assert tight[0].n == full[0].n  # the cheap variant keeps its size
+    assert 2000 < tight[1].n < full[1].n  # the expensive one is cut to fit
+    spent = sum(p.n * p.seconds_per_deal for p in tight) + 3 * 500 * 0.35
+    assert spent <= (0.25 * 3600 - 10 * 5) * 2 * 0.9 + 1
+    floor = plan_sizes(pilots, StudyConfig(workers=2, hours_budget=0.01))
+    assert [p.n for p in floor] == [2000, 2000]
+    small = plan_sizes(pilots, StudyConfig(workers=2, scale=0.01))
+    assert [s.n for s in small] == [max(20, round(f.n * 0.01)) for f in full]
+
+
+def test_study_end_to_end_with_an_in_process_sim(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "golfstats.sim", fake_sim_module())
+    out = tmp_path / "results"
+    result = invoke("study", "--out", out, "--scale", "0.001", "--variants", "strict,putt-putt", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "pilot: 20 deals" in result.output and "study done" in result.output
+    for name in ("README.md", "summary.parquet", "study.json", "report.html", "tables/par.md",
+                 "tables/compare.csv", "tables/win_rates.md", "charts/win_rates.png",
+                 "charts/stroke_distribution.svg", "charts/clairvoyant_gap.png"):
+        assert (out / name).stat().st_size > 0, name
+    summary = pl.read_parquet(out / "summary.parquet")
+    assert set(summary["policy"]) == {"random", "greedy", "lookahead", "exact", "sampling:samples=8"}
+    readme = (out / "README.md").read_text()
+    assert "Smoke run at scale 0.001" in readme and "## Par for 9 and 18 holes" in readme
+    assert "black-hole-solver" in readme and "| strict |" in readme
+    record = json.loads((out / "study.json").read_text())
+    assert [p["variant"] for p in record["plan"]] == ["strict", "putt-putt"]
+    assert summary.filter(pl.col("policy") == "exact")["n"].to_list() == [p["n"] for p in record["plan"]]
+    assert all(p["n"] == max(20, round(p["n_required"] * 0.001)) for p in record["plan"])
+    # a second run reuses the finished runs
+    again = invoke("study", "--out", out, "--scale", "0.001", "--variants", "strict,putt-putt", "--quiet")
+    assert again.exit_code == 0, again.output
+    one_line_error(invoke("study", "--variants", "strict+jokers1"), "not a study variant")
+
+
+def test_par_simulates_a_run_when_given_none(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "golfstats.sim", fake_sim_module())
+    monkeypatch.chdir(tmp_path)
+    result = invoke("par", "--variant", "putt-putt", "-n", "30", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert "putt-putt: par for the reference player lookahead (30 deals)" in result.output
+    assert (tmp_path / "results" / "runs" / "par-putt-putt-lookahead-n30-s3" / "summary.parquet").is_file()
+    one_line_error(invoke("par"), "give a run directory")
+
+
+def test_summary_only_folder_reports_but_cannot_compare(run_dir, tmp_path):
+    folder = tmp_path / "results"
+    folder.mkdir()
+    pl.read_parquet(run_dir / "summary.parquet").write_parquet(folder / "summary.parquet")
+    assert invoke("report", folder).exit_code == 0
+    assert (folder / "report" / "report.html").is_file()
+    assert invoke("par", folder).exit_code == 0
+    one_line_error(invoke("compare", folder, "--policies", "lookahead,greedy"), "has deal rows")
