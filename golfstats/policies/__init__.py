@@ -46,7 +46,7 @@ REGISTRY: dict[str, PolicyInfo] = {
     "lookahead": PolicyInfo("lookahead", _LOOKAHEAD, {"depth": 1},
                             "best chain now, valued by expectation over the next `depth` draws",
                             limits={"depth": (1, 2)}),
-    "sampling": PolicyInfo("sampling", _SAMPLING, {"samples": 16},
+    "sampling": PolicyInfo("sampling", _SAMPLING, {"samples": 32},
                            "per chain, solve `samples` stock orders consistent with what it "
                            "sees; play the best on average", limits={"samples": (1, 4096)}),
     "exact": PolicyInfo("exact", None, {}, "the clairvoyant exact solver (knows the stock order)",
