@@ -68,7 +68,7 @@ def solve(board: Board, rules: Rules, goal: Goal | str = Goal.STROKES,
 
     goal = Goal(goal)
     started = time.perf_counter()
-    tables = tables_for(rules)
+    tables = tables_for(rules, board.foundation is None)
     arrays = board_arrays(board, tables)
     moves_out = np.empty(max_line(board), np.int64)
     limit = len(board.stock) if cap is None else cap

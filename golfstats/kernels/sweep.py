@@ -202,16 +202,18 @@ def _any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pull_ds
     n_moves = _trace_any_time(exposed, heights, top0, play_next, stride, kv, nk, pw, full,
                               target, k_end, moves_out)
     kv[:(spare_code + 1) * stride] = INF
-    return _finish(won, n, k_end, loss_left, n_moves, states, moves_out)
+    return _finish(won, n, cap, k_end, loss_left, n_moves, states, moves_out)
 
 
 @nb.njit(cache=True, nogil=True)
-def _finish(won, n, k_end, loss_left, n_moves, states, moves_out):
-    """Result tuple; a lost line is completed by turning the rest of the stock."""
+def _finish(won, n, cap, k_end, loss_left, n_moves, states, moves_out):
+    """Result tuple.  A lost line is completed by turning the rest of the stock (up to
+    ``cap`` cards in all); those draws are legal even under when-stuck, since a play
+    after any of them would leave fewer cards than the best the sweep found."""
     if won:
         return True, -(n - k_end), n - k_end, n_moves, states
     if n_moves >= 0:
-        for _ in range(n - k_end):
+        for _ in range(min(cap, n) - k_end):
             moves_out[n_moves] = DRAW
             n_moves += 1
     return False, loss_left, 0, n_moves, states
@@ -359,7 +361,7 @@ def sweep_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, s
     n_moves = _trace_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, stride,
                                 kb, pw, full, target, k_end, moves_out)
     kb[:(spare_code + 1) * stride] = 0
-    return _finish(won, n, k_end, loss_left, n_moves, states, moves_out)
+    return _finish(won, n, cap, k_end, loss_left, n_moves, states, moves_out)
 
 
 @nb.njit(cache=True, nogil=True)

@@ -79,11 +79,14 @@ def _signature(rules: Rules, top: Top) -> frozenset:
 
 
 @cache
-def tables_for(rules: Rules) -> Tables:
+def tables_for(rules: Rules, empty_foundation: bool = False) -> Tables:
+    """Tables of ``rules``; ``empty_foundation`` adds the "any rank" top for a position
+    whose foundation is empty although the rules start with a card (a board file may
+    hold one).  Plain rule sets leave it out: it would add a source top to every card."""
     # only the kinds this deck holds: joker tops exist only when jokers are dealt
     kinds = range(0 if rules.jokers else 1, 14)
     start = [Top.drawn(x) for x in kinds]
-    if rules.jokers or rules.layout.start == "empty":
+    if rules.jokers or rules.layout.start == "empty" or empty_foundation:
         start.insert(0, Top.any())
     # Breadth-first over tops, tracking how many jokers were just played in a row: no
     # more than the deck holds can be, so longer joker runs (whose tops would multiply)

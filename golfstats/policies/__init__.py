@@ -214,7 +214,7 @@ def play_board(rules: Rules, policy: Policy, board: Board, key: int = 0,
     from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
     from golfstats.solver import golf_scratch
 
-    tables = tables_for(rules)
+    tables = tables_for(rules, board.foundation is None)
     arrays = board_arrays(board, tables)
     kv, kb = golf_scratch(tables.stride)
     moves = np.empty(int(arrays.heights.sum()) + len(board.stock) + 2, np.int64)
@@ -247,7 +247,7 @@ def plan(rules: Rules, policy: Policy, board: Board, key: int = 0) -> list[int]:
     from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
     from golfstats.solver import golf_scratch
 
-    tables = tables_for(rules)
+    tables = tables_for(rules, board.foundation is None)
     arrays = board_arrays(board, tables)
     unseen = np.zeros(16, np.int64)
     for kind in arrays.stock:

@@ -1,0 +1,97 @@
+"""Regenerate the golden files tests/golden/<variant-id>.txt.
+
+Run from the repository root:
+
+    /work/venv/bin/python tests/golden/regenerate.py
+
+Only regenerate on purpose (a rule changed meaning and RULES_VERSION was bumped, or
+the deal generator changed): tests/test_golden.py checks the solver against these
+files, and a diff in them is the visible record of the change.
+
+Each file holds ``DEALS`` seeded deals of ``SEED`` for one rule set.  The fast solver
+gives the optimal strokes and a line; before anything is written, the slow reference
+solver must agree on (won, strokes) and the line must replay through the reference
+engine to that score.  The format (see ``HEADER``) is plain text: one record per deal,
+records separated by blank lines, ``#`` lines are comments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from golfstats.board import format_board
+from golfstats.deals import seeded_board
+from golfstats.engine import DRAW, score_moves
+from golfstats.reference import reference_solve
+from golfstats.rules import RULES_VERSION, parse_variant
+from golfstats.solver import solve
+
+HERE = Path(__file__).resolve().parent
+VARIANTS = ("strict", "queens-on-kings", "putt-putt", "strict+jokers2", "putt-putt+empty-start",
+            "queens-on-kings+dead-queen", "putt-putt+when-stuck", "black-hole", "all-in-a-row")
+SEED = 7
+DEALS = 3
+
+HEADER = """\
+# Golden file: optimal strokes and one optimal line for {deals} seeded deals under {variant}.
+# rules version: {version}
+# Regenerate (on purpose only): /work/venv/bin/python tests/golden/regenerate.py
+# Checked by tests/test_golden.py.  One record per deal, blank line between records:
+#   deal: seed S index I     the deal (golfstats.deals.seeded_board)
+#   <board text>             RULES.md "Board text"
+#   won: yes|no              whether the optimal line clears the tableau
+#   strokes: N               optimal RULES.md strokes
+#   stock_left: N            stock cards never turned on that line
+#   solution: ...            the line: column numbers 1..{columns} in board order, D = draw
+"""
+
+
+def format_moves(moves: list[int]) -> str:
+    """``solution:`` notation: a play of column c (0-based) is ``c + 1``, a draw ``D``."""
+    return " ".join("D" if m == DRAW else str(m + 1) for m in moves)
+
+
+def parse_moves(text: str) -> list[int]:
+    """Inverse of ``format_moves``."""
+    return [DRAW if word == "D" else int(word) - 1 for word in text.split()]
+
+
+def record(rules, seed: int, index: int) -> str:
+    """One checked record (raises AssertionError if the solvers or the replay disagree)."""
+    board = seeded_board(rules, seed, index)
+    sol = solve(board, rules)
+    expected = reference_solve(board, rules)
+    assert (sol.won, sol.strokes) == expected, (rules.id, index, sol, expected)
+    out = score_moves(rules, board.position(), sol.moves)
+    assert out.finished and (out.won, out.strokes) == expected, (rules.id, index, out)
+    return "\n".join([
+        f"deal: seed {seed} index {index}",
+        format_board(board, rules).rstrip("\n"),
+        f"won: {'yes' if sol.won else 'no'}",
+        f"strokes: {sol.strokes}",
+        f"stock_left: {sol.stock_left}",
+        f"solution: {format_moves(sol.moves)}",
+    ])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("variants", nargs="*", default=list(VARIANTS),
+                        help="variant ids to regenerate (default: all of %(default)s)")
+    args = parser.parse_args(argv)
+    for name in args.variants:
+        rules = parse_variant(name)
+        records = [record(rules, SEED, i) for i in range(DEALS)]
+        text = HEADER.format(deals=DEALS, variant=rules.id, version=RULES_VERSION,
+                             columns=rules.layout.columns)
+        path = HERE / f"{rules.id}.txt"
+        path.write_text(text + "\n" + "\n\n".join(records) + "\n")
+        print(f"wrote {path.relative_to(HERE.parent.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
