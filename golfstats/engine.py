@@ -164,19 +164,15 @@ class Outcome:
     finished: bool = True
 
 
-def score_moves(rules: Rules, start: Position, moves: Iterable[int]) -> Outcome:
-    """Replay ``moves`` from ``start`` (each must be legal) and score the result.
+def line_score(moves: Iterable[int], won: bool, stock_left: int) -> tuple[int, int, int]:
+    """(points, draws, longest chain) of a hand's line of moves (RULES.md "Scoring").
 
-    ``finished`` says whether the hand is over at the end; strokes are counted at
-    that point either way (cards left, or minus the stock left if cleared).
+    Each tableau card played scores 10 plus 5 for every earlier card of the current
+    streak; a draw ends the streak; clearing the tableau adds 100 plus 5 per stock
+    card left unturned.
     """
-    pos = start
-    points = draws = streak = longest = n = 0
-    played: list[int] = []
+    points = draws = streak = longest = 0
     for move in moves:
-        pos = apply(rules, pos, move)
-        played.append(move)
-        n += 1
         if move == DRAW:
             draws += 1
             streak = 0
@@ -184,8 +180,23 @@ def score_moves(rules: Rules, start: Position, moves: Iterable[int]) -> Outcome:
             points += 10 + 5 * streak
             streak += 1
             longest = max(longest, streak)
-    won = is_won(pos)
     if won:
-        points += 100 + 5 * len(pos.stock)
-    return Outcome(won=won, strokes=strokes(pos), points=points, draws=draws, moves=n,
+        points += 100 + 5 * stock_left
+    return points, draws, longest
+
+
+def score_moves(rules: Rules, start: Position, moves: Iterable[int]) -> Outcome:
+    """Replay ``moves`` from ``start`` (each must be legal) and score the result.
+
+    ``finished`` says whether the hand is over at the end; strokes are counted at
+    that point either way (cards left, or minus the stock left if cleared).
+    """
+    pos = start
+    played: list[int] = []
+    for move in moves:
+        pos = apply(rules, pos, move)
+        played.append(move)
+    won = is_won(pos)
+    points, draws, longest = line_score(played, won, len(pos.stock))
+    return Outcome(won=won, strokes=strokes(pos), points=points, draws=draws, moves=len(played),
                    longest_chain=longest, move_list=played, finished=is_over(rules, pos))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.search import EMPTY, _insert
+from golfstats.kernels.search import EMPTY, _grow, _insert
 
 DRAW = -1
 
@@ -77,7 +77,7 @@ def enumerate_chains(exposed, heights, top, play_next, limit):
             if fresh:
                 used += 1
                 if 2 * used > seen.shape[0]:
-                    seen = _grow_set(seen)
+                    seen = _grow(seen)
                 if n == ends_top.shape[0]:
                     ends_heights, ends_top, ends_len, parent, move = _grow_ends(
                         ends_heights, ends_top, ends_len, parent, move)
@@ -92,15 +92,6 @@ def enumerate_chains(exposed, heights, top, play_next, limit):
                 break
         i += 1
     return n, ends_heights, ends_top, ends_len, parent, move
-
-
-@nb.njit(cache=True, nogil=True)
-def _grow_set(table):
-    bigger = np.full(table.shape[0] * 2, EMPTY, np.int64)
-    for k in table:
-        if k != EMPTY:
-            _insert(bigger, k)
-    return bigger
 
 
 @nb.njit(cache=True, nogil=True)

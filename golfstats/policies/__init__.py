@@ -19,6 +19,7 @@ import numpy as np
 
 from golfstats.board import Board
 from golfstats.deals import DealBatch
+from golfstats.engine import line_score
 from golfstats.rules import Rules
 
 # kernel ids (kept equal to golfstats.kernels.playout's without importing numba here)
@@ -150,22 +151,6 @@ def play_deals(rules: Rules, policy: Policy, batch: DealBatch, goal: str = "stro
     return result
 
 
-def score_line(moves: list[int], stock_size: int, won: bool) -> tuple[int, int, int]:
-    """(points, draws, longest chain) of a line of moves (RULES.md "Scoring")."""
-    points = draws = streak = longest = 0
-    for move in moves:
-        if move < 0:
-            draws += 1
-            streak = 0
-        else:
-            points += 10 + 5 * streak
-            streak += 1
-            longest = max(longest, streak)
-    if won:
-        points += 100 + 5 * (stock_size - draws)
-    return points, draws, longest
-
-
 def _exact_deals(rules: Rules, batch: DealBatch, goal: str, record_moves: bool) -> dict:
     from golfstats.deals import board_from_cards
     from golfstats.solver import solve
@@ -175,7 +160,7 @@ def _exact_deals(rules: Rules, batch: DealBatch, goal: str, record_moves: bool) 
     for cards in batch.cards:
         board = board_from_cards(rules, cards)
         sol = solve(board, rules, goal)
-        points, draws, longest = score_line(sol.moves, len(board.stock), sol.won)
+        points, draws, longest = line_score(sol.moves, sol.won, sol.stock_left)
         for key, value in zip(RESULT_COLUMNS, (sol.won, sol.strokes, points, draws, len(sol.moves),
                                                longest, sol.states, sol.seconds), strict=True):
             cols[key].append(value)
@@ -208,7 +193,7 @@ def play_board(rules: Rules, policy: Policy, board: Board, key: int = 0,
         from golfstats.solver import solve
 
         sol = solve(board, rules, goal)
-        points, draws, longest = score_line(sol.moves, len(board.stock), sol.won)
+        points, draws, longest = line_score(sol.moves, sol.won, sol.stock_left)
         return PlayResult(sol.won, sol.strokes, points, draws, sol.moves, longest, sol.states)
     from golfstats.kernels.playout import play_hand
     from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
