@@ -4,7 +4,7 @@ Thin by design: parse the options, load boards, call the library, print.  Librar
 modules that pull in numpy or numba (deals, solver, policies, hint) are imported
 inside the commands so that ``golfstats --help`` stays instant.
 
-Boards come from one of three sources: board text FILE(s) ('-' is standard
+Boards come from ``cli.boards``: board text FILE(s) ('-' is standard
 input), golfstats' seeded deals (``--seed S --index I``) or PySolFC's numbered
 deals (``--pysol N``).  Each board gets an id that says where it came from:
 ``file.txt#2`` (the second board of the file), ``seed:S:I`` or ``pysol:N``.
@@ -16,15 +16,13 @@ still processed); 2 bad usage (unknown variant or policy, wrong options, ...).
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from golfstats.cli import app
+from golfstats.cli.boards import check_sources, one_board, sources
 from golfstats.cli.common import (
     DeadQueenOpt,
     DrawOpt,
@@ -37,7 +35,6 @@ from golfstats.cli.common import (
     SeedOpt,
     VariantOpt,
     fail,
-    pysol_numbers,
     resolve_rules,
 )
 
@@ -61,20 +58,6 @@ KeyOpt = Annotated[int | None, typer.Option(
          "key, as in simulate; 0 for files and PySol deals).")]
 
 
-class _InputError(Exception):
-    """A board source that cannot be read or parsed (reported in one line)."""
-
-
-@dataclass(frozen=True)
-class _Loaded:
-    """One board from a source, or the reason it could not be loaded."""
-
-    label: str
-    board: Board | None = None
-    error: str | None = None
-    key: int = 0
-
-
 # ------------------------------------------------------------------ helpers
 
 def _console() -> Console:
@@ -87,114 +70,6 @@ def _style(console: Console) -> Style:
     from golfstats.render import detect_style
 
     return detect_style(console)
-
-
-def _file_label(path: Path) -> str:
-    return "<stdin>" if str(path) == "-" else str(path)
-
-
-def _read_file(path: Path) -> str:
-    if str(path) == "-":
-        return sys.stdin.read()
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise _InputError(f"cannot read {path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise _InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-
-
-def _file_boards(rules: Rules, path: Path) -> Iterator[_Loaded]:
-    """Every board of a file, in order; unreadable files and bad boards come back as errors."""
-    from golfstats.board import BoardError, parse_boards
-
-    name = _file_label(path)
-    try:
-        text = _read_file(path)
-    except _InputError as exc:
-        yield _Loaded(name, error=str(exc))
-        return
-    boards = parse_boards(text, rules)
-    if not boards:
-        yield _Loaded(name, error=f"{name}: no board found (see RULES.md for the board text)")
-    for number, item in enumerate(boards, start=1):
-        label = f"{name}#{number}"
-        if isinstance(item, BoardError):
-            where = f"{name}: board {number}" + (f", line {item.line}" if item.line else "")
-            yield _Loaded(label, error=f"{where}: {item.message}")
-        else:
-            yield _Loaded(label, board=item)
-
-
-def _seeded(rules: Rules, seed: int, index: int, count: int) -> Iterator[_Loaded]:
-    from golfstats.deals import board_from_cards, seeded_deals
-
-    step = 1024  # deal in batches: memory stays flat however large --count is
-    for start in range(index, index + count, step):
-        batch = seeded_deals(rules, seed, start, min(step, index + count - start))
-        for i, (cards, key) in enumerate(zip(batch.cards, batch.keys, strict=True)):
-            yield _Loaded(f"seed:{seed}:{start + i}", board_from_cards(rules, cards), key=int(key))
-
-
-def _pysol(rules: Rules, numbers: range) -> Iterator[_Loaded]:
-    from golfstats.deals import pysol_board
-    from golfstats.rules import RulesError
-
-    for number in numbers:
-        try:
-            board = pysol_board(rules, number)
-        except RulesError as exc:
-            fail(str(exc))  # the same for every number: a usage error
-        except ValueError as exc:
-            yield _Loaded(f"pysol:{number}", error=f"pysol:{number}: {exc}")
-            continue
-        yield _Loaded(f"pysol:{number}", board)
-
-
-def _check_sources(files: list[Path], seed: int | None, index: int, pysol: str | None,
-                   count: int = 1, many: bool = False) -> None:
-    given = [name for name, used in (("a board FILE", bool(files)), ("--seed", seed is not None),
-                                      ("--pysol", pysol is not None)) if used]
-    file_word = "board FILEs" if many else "a board FILE"
-    if not given:
-        extra = " [--count K]" if many else ""
-        fail(f"say which deal: {file_word}, --seed S [--index I]{extra} or --pysol N"
-             + ("|A-B" if many else ""))
-    if len(given) > 1:
-        fail(f"give only one board source, not {' and '.join(given)}")
-    if seed is None and index:
-        fail("--index needs --seed (the deal number within that seed)")
-    if seed is None and count != 1:
-        fail("--count needs --seed (consecutive seeded deals)")
-    if sum(str(f) == "-" for f in files) > 1:
-        fail("standard input ('-') can be read only once")
-
-
-def _sources(rules: Rules, files: list[Path], seed: int | None, index: int, count: int,
-             pysol: str | None, many: bool) -> Iterator[_Loaded]:
-    """The boards of whichever source was given (checked by ``_check_sources``)."""
-    if files:
-        for path in files:
-            yield from _file_boards(rules, path)
-    elif seed is not None:
-        yield from _seeded(rules, seed, index, count)
-    else:
-        yield from _pysol(rules, pysol_numbers(pysol, allow_range=many))
-
-
-def _one_board(rules: Rules, file: Path | None, seed: int | None, index: int,
-               pysol: str | None) -> _Loaded:
-    """The single board a command works on; any problem exits with a one-line error."""
-    files = [file] if file is not None else []
-    _check_sources(files, seed, index, pysol)
-    loaded = list(_sources(rules, files, seed, index, 1, pysol, many=False))
-    for item in loaded:
-        if item.error:
-            fail(item.error)
-    if len(loaded) != 1:
-        fail(f"{loaded[0].label.rsplit('#', 1)[0]} holds {len(loaded)} boards; this command "
-             "takes one (split the file, or use `golfstats solve` for many)")
-    return loaded[0]
 
 
 def _move_json(step: Step) -> dict:
@@ -321,12 +196,12 @@ def deal_command(
 
     rules = resolve_rules(variant, jokers, empty_start, draw, dead_queen)
     files = [file] if file is not None else []
-    _check_sources(files, seed, index, pysol)
+    check_sources(files, seed, index, pysol)
     console = _console()
     style = _style(console)
     failed = 0
     first = True
-    for item in _sources(rules, files, seed, index, 1, pysol, many=False):
+    for item in sources(rules, files, seed, index, 1, pysol, many=False):
         if item.error:
             _report(item.error)
             failed += 1
@@ -381,13 +256,13 @@ def solve_command(
 
     rules = resolve_rules(variant, jokers, empty_start, draw, dead_queen)
     files = files or []
-    _check_sources(files, seed, index, pysol, count, many=True)
+    check_sources(files, seed, index, pysol, count, many=True)
     console = _console()
     style = _style(console)
     goal_win = goal is GoalChoice.win
     has_stock = rules.layout.has_stock
     failed = solved = won = 0
-    for item in _sources(rules, files, seed, index, count, pysol, many=True):
+    for item in sources(rules, files, seed, index, count, pysol, many=True):
         if item.error:
             _report(item.error)
             failed += 1
@@ -458,7 +333,7 @@ def hint_command(
     from golfstats.render import card_name, describe_move
 
     rules = resolve_rules(variant, jokers, empty_start, draw, dead_queen)
-    item = _one_board(rules, file, seed, index, pysol)
+    item = one_board(rules, file, seed, index, pysol)
     try:
         result = hint(item.board, rules)
     except RuntimeError as exc:
@@ -530,7 +405,7 @@ def play_command(
         chosen = parse_policy(policy)
     except PolicyError as exc:
         fail(str(exc))
-    item = _one_board(rules, file, seed, index, pysol)
+    item = one_board(rules, file, seed, index, pysol)
     used_key = item.key if key is None else key
     try:
         result = play_board(rules, chosen, item.board, used_key, goal.value)
