@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    /work/venv/bin/python tests/golden/regenerate.py
+    python tests/golden/regenerate.py
 
 Only regenerate on purpose (a rule changed meaning and RULES_VERSION was bumped, or
 the deal generator changed): tests/test_golden.py checks the solver against these
@@ -37,7 +37,7 @@ DEALS = 3
 HEADER = """\
 # Golden file: optimal strokes and one optimal line for {deals} seeded deals under {variant}.
 # rules version: {version}
-# Regenerate (on purpose only): /work/venv/bin/python tests/golden/regenerate.py
+# Regenerate (on purpose only): python tests/golden/regenerate.py
 # Checked by tests/test_golden.py.  One record per deal, blank line between records:
 #   deal: seed S index I     the deal (golfstats.deals.seeded_board)
 #   <board text>             RULES.md "Board text"
