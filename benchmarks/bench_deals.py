@@ -1,7 +1,7 @@
 """Benchmark: seeded deals per second on one core (``golfstats.deals.seeded_deals``).
 
-    /work/venv/bin/python benchmarks/bench_deals.py                 # 2,000,000 strict deals
-    /work/venv/bin/python benchmarks/bench_deals.py --n 100000 --variant putt-putt+jokers2
+    python benchmarks/bench_deals.py                 # 2,000,000 strict deals
+    python benchmarks/bench_deals.py --n 100000 --variant putt-putt+jokers2
 
 Deals are made in chunks of ``--chunk`` (as a simulation's workers would ask for them)
 after one untimed warm-up chunk that loads the compiled shuffle.  Prints the command

@@ -1,7 +1,7 @@
 """Benchmark: the exact solver per variant, over a fixed set of deals, one core.
 
-    /work/venv/bin/python benchmarks/bench_solver.py              # 1,000 deals, 3 king rules
-    /work/venv/bin/python benchmarks/bench_solver.py --n 50 --variant black-hole --goal win
+    python benchmarks/bench_solver.py              # 1,000 deals, 3 king rules
+    python benchmarks/bench_solver.py --n 50 --variant black-hole --goal win
 
 Default deals: PySolFC golf deals 1..n for rule sets PySol can deal (no jokers; under
 empty-start the turned card goes back on the stock), seeded deals 0..n-1 of --seed
