@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from example_board import PYSOL_1
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,18 +19,7 @@ STOCKLESS = [parse_variant("black-hole"), parse_variant("all-in-a-row")]
 
 #: The example board of RULES.md (PySol golf deal 1), with a comment line and a blank line
 #: in front, so the board's lines are file lines 3 (Talon) to 11 (column 7).
-EXAMPLE = """# RULES.md example
-
-Talon: 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H
-Foundations: TH
-JD 5H KH AS 4H
-2D KD 3H AH AC
-9H KC 2S 3C 4D
-JC 9S KS 4C 7S
-5D 5S 9D 5C 3S
-7H AD QD TS TD
-7C QC JS QH 4S
-"""
+EXAMPLE = "# RULES.md example\n\n" + PYSOL_1
 STRICT = parse_variant("strict")
 
 

@@ -14,6 +14,7 @@ import sys
 
 import pytest
 import typer
+from example_board import PYSOL_1
 from typer.testing import CliRunner
 
 from golfstats.board import format_board, parse_board, parse_boards
@@ -23,19 +24,6 @@ from golfstats.engine import DRAW, score_moves
 from golfstats.rules import ALIASES, OPTIONS, VARIANTS, all_rule_sets, parse_variant
 
 runner = CliRunner()
-
-# RULES.md's example board: PySolFC golf game 1
-PYSOL_1 = """\
-Talon: 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H
-Foundations: TH
-JD 5H KH AS 4H
-2D KD 3H AH AC
-9H KC 2S 3C 4D
-JC 9S KS 4C 7S
-5D 5S 9D 5C 3S
-7H AD QD TS TD
-7C QC JS QH 4S
-"""
 
 
 def run(*args: str, input: str | None = None, env: dict | None = None):

@@ -6,6 +6,7 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
+from example_board import PYSOL_1
 
 from golfstats.board import format_board, parse_board
 from golfstats.deals import BLOCK, board_from_cards, pysol_board, pysol_text, seeded_board, seeded_deals
@@ -14,18 +15,6 @@ from golfstats.rules import ACE_OF_SPADES, RulesError, all_rule_sets, parse_vari
 RULE_SETS = all_rule_sets()
 STRICT = parse_variant("strict")
 SEED = 20240601
-
-#: RULES.md "Board text": PySolFC's golf deal 1.
-RULES_MD_BOARD = """Talon: 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H
-Foundations: TH
-JD 5H KH AS 4H
-2D KD 3H AH AC
-9H KC 2S 3C 4D
-JC 9S KS 4C 7S
-5D 5S 9D 5C 3S
-7H AD QD TS TD
-7C QC JS QH 4S
-"""
 
 
 def test_prefix_stable():
@@ -168,9 +157,9 @@ def test_pysol_deal_1_is_the_rules_md_board():
     for name in ("strict", "queens-on-kings", "putt-putt", "putt-putt+when-stuck"):
         rules = parse_variant(name)
         board = pysol_board(rules, 1)
-        assert board == parse_board(RULES_MD_BOARD, rules)
-        assert format_board(board, rules) == RULES_MD_BOARD
-    assert pysol_text(STRICT, 1).strip() == RULES_MD_BOARD.strip()
+        assert board == parse_board(PYSOL_1, rules)
+        assert format_board(board, rules) == PYSOL_1
+    assert pysol_text(STRICT, 1).strip() == PYSOL_1.strip()
 
 
 def test_pysol_empty_start_puts_the_turned_card_back_on_the_stock():
