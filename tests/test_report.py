@@ -8,6 +8,7 @@ format (see test_report_support).
 from __future__ import annotations
 
 import math
+import shutil
 
 import numpy as np
 import polars as pl
@@ -187,6 +188,14 @@ def test_report_writes_every_chart_and_an_inline_html_page(run_dirs, tmp_path):
     assert 'src="http' not in page and "<link" not in page and "<script" not in page
     wins = pl.read_csv(tmp_path / "out" / "tables" / "win_rates.csv")
     assert set(wins["variant"]) == {"strict", "putt-putt"} and wins.height == 7
+
+
+def test_load_run_without_a_summary_summarizes_the_deal_rows(run_dirs, tmp_path):
+    copy = shutil.copytree(run_dirs[0], tmp_path / "no-summary")
+    (copy / "summary.parquet").unlink()
+    from_rows, written = load_run(copy).summary, load_run(run_dirs[0]).summary
+    assert from_rows.equals(written)
+    assert from_rows["n"].to_list() == [60] * 4
 
 
 def test_load_run_refuses_what_is_not_a_run(tmp_path):

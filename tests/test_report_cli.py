@@ -7,11 +7,10 @@ checks the study's plan and outputs in seconds, independent of the process pool.
 from __future__ import annotations
 
 import json
-import sys
 
 import polars as pl
 import pytest
-from test_report_support import fake_sim_module, write_run
+from test_report_support import write_run
 from typer.testing import CliRunner
 
 from golfstats.cli import app
@@ -112,8 +111,7 @@ def test_plan_fits_the_budget_and_scales():
     assert [s.n for s in small] == [max(20, round(f.n * 0.01)) for f in full]
 
 
-def test_study_end_to_end_with_an_in_process_sim(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "golfstats.sim", fake_sim_module())
+def test_study_end_to_end(tmp_path):
     out = tmp_path / "results"
     result = invoke("study", "--out", out, "--scale", "0.001", "--variants", "strict,putt-putt", "--quiet")
     assert result.exit_code == 0, result.output
@@ -138,7 +136,6 @@ def test_study_end_to_end_with_an_in_process_sim(tmp_path, monkeypatch):
 
 
 def test_par_simulates_a_run_when_given_none(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "golfstats.sim", fake_sim_module())
     monkeypatch.chdir(tmp_path)
     result = invoke("par", "--variant", "putt-putt", "-n", "30", "--seed", "3")
     assert result.exit_code == 0, result.output

@@ -91,8 +91,8 @@ class Run:
 
 def load_run(path: Path | str) -> Run:
     """Read a run directory.  Without ``summary.parquet`` the summary is computed from
-    the deal rows; with neither, ``ReportError``."""
-    from golfstats.report.tables import summarize_deals
+    the deal rows (simulate's own ``summarize``); with neither, ``ReportError``."""
+    from golfstats.sim.writer import summarize
 
     path = Path(path)
     if not path.is_dir():
@@ -104,9 +104,8 @@ def load_run(path: Path | str) -> Run:
         missing = [c for c in SUMMARY_SCHEMA if c not in summary.columns]
         if missing:
             raise ReportError(f"{summary_file} lacks the columns {', '.join(missing)}")
-        summary = summary.select([pl.col(c).cast(t) for c, t in SUMMARY_SCHEMA.items()])
     elif deal_files:
-        summary = summarize_deals(pl.read_parquet(list(deal_files), columns=list(DEAL_COLUMNS)))
+        summary = summarize(pl.scan_parquet([str(f) for f in deal_files]))
     else:
         raise ReportError(f"{path} is not a run directory (no summary.parquet, no deals/part-*.parquet)")
     info: dict = {}
@@ -115,6 +114,7 @@ def load_run(path: Path | str) -> Run:
             info = json.loads((path / "run.json").read_text())
         except (OSError, ValueError) as exc:
             raise ReportError(f"cannot read {path / 'run.json'}: {exc}") from None
+    summary = summary.select([pl.col(c).cast(t) for c, t in SUMMARY_SCHEMA.items()])
     return Run(path, order(summary), info, deal_files)
 
 

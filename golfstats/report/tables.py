@@ -13,33 +13,12 @@ from pathlib import Path
 
 import polars as pl
 
-from golfstats.report.runs import SUMMARY_SCHEMA, best_honest, is_honest, order, policy_key
-from golfstats.stats import wilson
+from golfstats.report.runs import best_honest, is_honest, policy_key
 
 #: Stroke ranges of the binned distribution in the Markdown (inclusive bounds).
 STROKE_BINS: tuple[tuple[str, int | None, int | None], ...] = (
     ("won (<=0)", None, 0), ("1-2", 1, 2), ("3-4", 3, 4), ("5-6", 5, 6), ("7-9", 7, 9),
     ("10-14", 10, 14), ("15-19", 15, 19), ("20+", 20, None))
-
-
-def summarize_deals(deals: pl.DataFrame) -> pl.DataFrame:
-    """The ``summary.parquet`` rows (simulate's contract) of deal rows: one per variant and policy."""
-    agg = deals.group_by(["variant", "policy"]).agg(
-        pl.len().cast(pl.Int64).alias("n"), pl.col("won").sum().cast(pl.Int64).alias("wins"),
-        pl.col("strokes").mean().alias("mean_strokes"),
-        pl.col("strokes").median().cast(pl.Float64).alias("median_strokes"),
-        pl.col("points").mean().cast(pl.Float64).alias("mean_points"))
-    hist = (deals.group_by(["variant", "policy", "strokes"]).agg(pl.len().cast(pl.Int64).alias("count"))
-            .sort("strokes")
-            .group_by(["variant", "policy"])
-            .agg(pl.struct(pl.col("strokes").cast(pl.Int64), "count").alias("stroke_hist")))
-    cis = [wilson(w, n) for w, n in zip(agg["wins"], agg["n"], strict=True)]
-    agg = agg.with_columns(
-        (pl.col("wins") / pl.col("n")).alias("win_rate"),
-        pl.Series("ci_low", [c[0] for c in cis], pl.Float64),
-        pl.Series("ci_high", [c[1] for c in cis], pl.Float64))
-    out = agg.join(hist, on=["variant", "policy"])
-    return order(out.select([pl.col(c).cast(t) for c, t in SUMMARY_SCHEMA.items()]))
 
 
 # ------------------------------------------------------------------ tables
