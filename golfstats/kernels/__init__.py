@@ -1,23 +1,30 @@
-"""Compiled kernels (numba): dealing, the exact solver, the play-out loops.  No I/O, no RNG.
+"""Compiled kernels (numba): dealing, the exact solvers, the play-out loops.  No I/O, no RNG.
+
+Every kernel is a pure function of the arrays it is given (tables, dealt cards, an
+``out`` array); randomness comes in as a per-deal key (``kernels.rng``).  The shared
+constants live in the numba-free ``kernels.constants`` and the small shared functions
+in ``kernels.core``.
 
 Compiled code is cached on disk.  Numba checks a cached function only against its
 own source file, not the kernels it calls from other files, so a cache could
 outlive an edit elsewhere; the cache therefore lives in a directory named after a
 hash of all kernel sources.  It is the ignored ``build/numba-cache`` of a source
 checkout, or the user's cache directory for an installed package; ``NUMBA_CACHE_DIR``
-overrides both.
+overrides both.  Importing this package does not import numba: the directory is
+handed to numba through its environment variable when numba is not loaded yet.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
+_OWN_CACHE = "GOLFSTATS_NUMBA_CACHE"  # set when the directory below was chosen here
 
-def _cache_dir() -> Path | None:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return None
+
+def _cache_dir() -> Path:
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for source in sorted(here.glob("*.py")):
@@ -31,12 +38,14 @@ def _cache_dir() -> Path | None:
 
 
 def _configure_cache() -> None:
-    path = _cache_dir()
-    if path is None:
+    user_set = os.environ.get("NUMBA_CACHE_DIR") and not os.environ.get(_OWN_CACHE)
+    if user_set:
         return
-    import numba
-
-    numba.config.CACHE_DIR = str(path)
+    path = str(_cache_dir())
+    os.environ["NUMBA_CACHE_DIR"] = path  # read by numba at import, and by spawned workers
+    os.environ[_OWN_CACHE] = path
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = path
 
 
 _configure_cache()

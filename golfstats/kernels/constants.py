@@ -1,0 +1,26 @@
+"""Constants shared by the kernels and the Python code that calls them (no numba here).
+
+Card kinds: ``JOKER_KIND`` (0) for a joker, 1..13 for the ranks, ``NO_CARD`` (14) for
+"no card" (an empty column), which nothing accepts; ``N_KINDS`` is their number.
+Kernels index small per-kind arrays (counts of unseen stock kinds) with ``KIND_SLOTS``
+entries, a power of two above ``N_KINDS``.
+"""
+
+from __future__ import annotations
+
+JOKER_KIND = 0
+NO_CARD = 14
+N_KINDS = 15
+KIND_SLOTS = 16
+
+#: A move: ``c >= 0`` plays the exposed card of column c; ``DRAW`` turns the top stock card.
+DRAW = -1
+#: Padding after the last move of a recorded line.
+NO_MOVE = -2
+
+#: How a play-out or a search ended.
+FINISHED, ILLEGAL_PLAN, TRUNCATED = 0, 1, 2
+
+#: Ids of the compiled players (``kernels.playout`` dispatches on them; the policy
+#: registry in ``golfstats.policies`` names them).
+RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
