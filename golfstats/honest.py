@@ -1,0 +1,201 @@
+"""Perfect play without peeking: the honest value of a golf position, exactly.
+
+The value (``docs/honest-play.md``) is the win probability p and the expected strokes e
+of a player who sees the tableau, the top and the multiset of stock kinds, but not
+their order, and plays perfectly for ``goal`` ("win": largest p, ties smallest e;
+"strokes": smallest e, ties largest p).  A board's Talon order is ignored here: only its
+multiset counts.  The work is done by ``golfstats.kernels.honest`` (numba, imported
+inside the functions so that importing this module stays cheap).
+
+Limits are explicit: a computation whose reachable states exceed ``max_states`` stops
+and returns ``resolved=False`` with NaN values, never an approximation.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from golfstats.board import Board
+from golfstats.deals import DealBatch, board_from_cards
+from golfstats.engine import DRAW, Position, Top, legal_moves
+from golfstats.rules import Game, Rules
+
+GOALS = ("win", "strokes")
+#: Default state budget: about 6 bytes of state list per state plus two layers of values
+#: (16 bytes a state) keeps a deal at this budget under 2 GB.
+DEFAULT_MAX_STATES = 120_000_000
+
+
+@dataclass
+class Odds:
+    """The honest value of a position (NaN values when not ``resolved``)."""
+
+    win_p: float
+    expected_strokes: float
+    resolved: bool
+    states: int
+    seconds: float
+    peak_bytes: int = 0
+
+    def to_record(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class OptimalPlay:
+    """One deal played by the optimal honest policy (``play_optimal``)."""
+
+    won: bool
+    strokes: int
+    moves: list[int]
+    win_p: float
+    expected_strokes: float
+    resolved: bool
+    states: int
+    seconds: float
+    peak_bytes: int = 0
+    fallback: str = field(default="")
+
+    def to_record(self) -> dict:
+        out = asdict(self)
+        out["moves"] = " ".join(map(str, self.moves))
+        return out
+
+
+@dataclass
+class _Solved:
+    odds: Odds
+    moves: tuple[np.ndarray, np.ndarray]
+    path: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _check(rules: Rules, goal: str) -> int:
+    if rules.game is not Game.GOLF:
+        raise ValueError(f"{rules.id} has no stock: its honest optimum is the exact solver")
+    if goal not in GOALS:
+        raise ValueError(f"goal must be one of {', '.join(GOALS)}, not {goal!r}")
+    return GOALS.index(goal)
+
+
+def _tables(rules: Rules, board: Board, top: Top | None):
+    from golfstats.kernels.tables import tables_for
+
+    top = board.position().top if top is None else top
+    tables = tables_for(rules, board.foundation is None)
+    try:
+        return tables, tables.top_id(top), top
+    except KeyError:  # a top of the empty foundation on a board that has a card there
+        tables = tables_for(rules, True)
+        return tables, tables.top_id(top), top
+
+
+def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: Top | None,
+           stock_order: np.ndarray | None = None) -> _Solved:
+    from golfstats.kernels.honest import solve_position
+    from golfstats.kernels.honest_space import COLUMNS, STOCK_KINDS
+    from golfstats.kernels.tables import board_arrays, kernel_tables
+
+    goal_id = _check(rules, goal)
+    if len(board.tableau) != COLUMNS:
+        raise ValueError(f"the honest kernel solves {COLUMNS}-column golf boards")
+    started = time.perf_counter()
+    tables, top_id, _ = _tables(rules, board, top)
+    arrays = board_arrays(board, tables)
+    m0 = np.zeros(STOCK_KINDS, np.int64)
+    for k in arrays.stock:
+        m0[k] += 1
+    wide = tables.n_tops > 15
+    proto = np.zeros(1, np.uint64 if wide else np.uint16)
+    flag = 62 if wide else 15
+    budget = DEFAULT_MAX_STATES if max_states is None else max(int(max_states), 1)
+    order = arrays.stock if stock_order is None else stock_order
+    resolved, root, moves, path_lo, path_keys, path_val, stats = solve_position(
+        kernel_tables(tables), arrays.exposed, arrays.heights, top_id, m0, goal_id, budget,
+        np.asarray(order, np.int64), proto, flag)
+    peak = int(stats[3] + stats[4])
+    odds = Odds(float(root[0]), float(root[1]), bool(resolved), int(stats[0]),
+                time.perf_counter() - started, peak)
+    return _Solved(odds, moves, (path_lo, path_keys, path_val))
+
+
+def odds(board: Board, rules: Rules, goal: str = "win", max_states: int | None = None,
+         top: Top | None = None) -> Odds:
+    """The honest value of ``board`` (a deal or a mid-game position) under ``rules``.
+
+    ``top`` overrides the top the board's foundation card stands for (a mid-game top
+    such as a dead Queen or a joker's meanings, which board text cannot hold).
+    """
+    return _solve(board, rules, goal, max_states, top).odds
+
+
+def move_values(board: Board, rules: Rules, goal: str = "win", max_states: int | None = None,
+                top: Top | None = None) -> list[tuple[int, Odds]]:
+    """For every legal move now, in ``engine.legal_moves`` order (plays in column order,
+    then ``DRAW`` = -1), the value of the position after it.  Unresolved: NaN values."""
+    solved = _solve(board, rules, goal, max_states, top)
+    base = solved.odds
+    pos = board.position()
+    if top is not None:
+        pos = Position(pos.tableau, pos.stock, top, pos.top_card)
+    out = []
+    mp, me = solved.moves
+    for move in legal_moves(rules, pos):
+        slot = len(mp) - 1 if move == DRAW else move
+        p, e = float(mp[slot]), float(me[slot])
+        if base.resolved and (np.isnan(p) or np.isnan(e)):
+            raise RuntimeError(f"no value for legal move {move} (internal error)")
+        out.append((move, Odds(p, e, base.resolved, base.states, base.seconds, base.peak_bytes)))
+    return out
+
+
+def _boards(rules: Rules, deals) -> list[Board]:
+    if isinstance(deals, Board):
+        return [deals]
+    if isinstance(deals, DealBatch):
+        return [board_from_cards(rules, cards) for cards in deals.cards]
+    if isinstance(deals, np.ndarray) and deals.ndim == 2:
+        return [board_from_cards(rules, cards) for cards in deals]
+    return list(deals)
+
+
+def play_optimal(rules: Rules, deals, goal: str = "win",
+                 max_states: int | None = None) -> list[OptimalPlay]:
+    """Play each deal (a ``Board``, boards, a ``DealBatch`` or an array of dealt cards in
+    layout order) with the optimal honest policy; one ``OptimalPlay`` per deal.
+
+    The policy's table is computed from the multiset of the stock; the actual order only
+    supplies the card turned at each draw.  An unresolved deal (budget hit) is played by
+    the fallback, greedy (play whenever possible, the tallest column first, else draw),
+    and flagged ``resolved=False``, ``fallback="greedy"``.
+    """
+    from golfstats.kernels.honest import play_greedy, play_line
+    from golfstats.kernels.tables import board_arrays, kernel_tables
+
+    out = []
+    for board in _boards(rules, deals):
+        started = time.perf_counter()
+        tables, top_id, _ = _tables(rules, board, None)
+        arrays = board_arrays(board, tables)
+        kt = kernel_tables(tables)
+        solved = _solve(board, rules, goal, max_states, None, arrays.stock)
+        line = np.empty(sum(map(len, board.tableau)) + len(board.stock) + 1, np.int64)
+        fallback = ""
+        if solved.odds.resolved:
+            path_lo, path_keys, path_val = solved.path
+            status, won, strokes, n_moves = play_line(
+                kt, arrays.exposed, arrays.heights, top_id, arrays.stock, GOALS.index(goal),
+                path_lo, path_keys, path_val, line)
+            if status != 0:
+                raise RuntimeError("optimal play-out met a state without a value (internal error)")
+        else:
+            won, strokes, n_moves = play_greedy(kt, arrays.exposed, arrays.heights, top_id,
+                                                arrays.stock, line)
+            fallback = "greedy"
+        o = solved.odds
+        out.append(OptimalPlay(bool(won), int(strokes), [int(m) for m in line[:n_moves]], o.win_p,
+                               o.expected_strokes, o.resolved, o.states,
+                               time.perf_counter() - started, o.peak_bytes, fallback))
+    return out

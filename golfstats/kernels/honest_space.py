@@ -1,0 +1,141 @@
+"""The state space of the honest expectimax (``docs/honest-play.md``): codes and comparisons.
+
+A *state* is (h, D): the column heights h just before a draw and the multiset D of
+kinds drawn since the position being valued (the stock still holds M0 - D, where M0
+is the stock's multiset then).  A *position* is (h, t, D): heights, top, drawn.
+
+* D is numbered by the mixed-radix *D-code* ``sum(D[r] * pwd[r])``, radix ``M0[r] + 1``
+  per kind r (kinds 0..13, the joker being 0).  Adding a card of kind r adds ``pwd[r]``.
+  A *layer* is the set of D with |D| = j; a draw moves from layer j to layer j + 1.
+* h has two codes.  The *dense* code ``sum(h[c] * pw[c])`` (radix ``heights0[c] + 1``,
+  as ``kernels.core``) indexes scratch arrays; the *packed* code ``sum(h[c] << 3c)``
+  (3 bits a column) is what the state lists store, because the exposed kind of every
+  column is read off it with a shift.  Both order height vectors the same way
+  (column 6 most significant), so a list sorted by one is sorted by the other.
+
+Values are pairs (p, e): win probability and expected strokes, compared by the goal
+(``WIN``: larger p, ties smaller e; ``STROKES``: smaller e, ties larger p), two numbers
+tying when they differ by at most ``TOL``.  No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+WIN, STROKES = 0, 1
+TOL = 1e-9
+#: Kinds a stock card can have (joker 0, ranks 1..13).
+STOCK_KINDS = 14
+#: Golf's tableau: the kernels unroll loops over its 7 columns.
+COLUMNS = 7
+BITS = 3
+DIGIT = 7
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def better(goal, p1, e1, p2, e2):
+    """Is the value (p1, e1) strictly better than (p2, e2) for ``goal``?"""
+    if goal == WIN:
+        if p1 > p2 + TOL:
+            return True
+        if p1 < p2 - TOL:
+            return False
+        return e1 < e2 - TOL
+    if e1 < e2 - TOL:
+        return True
+    if e1 > e2 + TOL:
+        return False
+    return p1 > p2 + TOL
+
+
+@nb.njit(cache=True, nogil=True)
+def d_codes(m0):
+    """``(pwd, size, order, layer_start)`` for the stock multiset ``m0`` (per kind).
+
+    ``order`` lists every D-code by layer (|D|), increasing codes within a layer;
+    layer j is ``order[layer_start[j]:layer_start[j + 1]]``.
+    """
+    pwd = np.zeros(STOCK_KINDS, np.int64)
+    size = 1
+    n = 0
+    for r in range(STOCK_KINDS):
+        pwd[r] = size
+        size *= m0[r] + 1
+        n += m0[r]
+    weight = np.zeros(size, np.int64)
+    for d in range(size):
+        x = d
+        w = 0
+        for r in range(STOCK_KINDS):
+            w += x % (m0[r] + 1)
+            x //= m0[r] + 1
+        weight[d] = w
+    order = np.argsort(weight, kind="mergesort")
+    layer_start = np.zeros(n + 2, np.int64)
+    for d in range(size):
+        layer_start[weight[d] + 1] += 1
+    for j in range(n + 1):
+        layer_start[j + 1] += layer_start[j]
+    return pwd, size, order, layer_start
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def d_digit(d, r, pwd, m0):
+    """How many cards of kind r the D-code ``d`` holds."""
+    return (d // pwd[r]) % (m0[r] + 1)
+
+
+@nb.njit(cache=True, nogil=True)
+def packed(heights):
+    """Packed code of a height vector."""
+    gp = 0
+    for c in range(heights.shape[0]):
+        gp |= heights[c] << (BITS * c)
+    return gp
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def dense_of(gp, pw):
+    """Dense code of the packed code ``gp``."""
+    g = 0
+    for c in range(COLUMNS):
+        g += ((gp >> (BITS * c)) & DIGIT) * pw[c]
+    return g
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def exposed_bits(gp, exposed):
+    """Bit set of the kinds exposed at ``gp`` (``NO_CARD`` for an empty column)."""
+    m = 0
+    for c in range(COLUMNS):
+        m |= 1 << exposed[c, (gp >> (BITS * c)) & DIGIT]
+    return m
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def cards_left(gp):
+    k = 0
+    for c in range(COLUMNS):
+        k += (gp >> (BITS * c)) & DIGIT
+    return k
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def rank_in(mask, u):
+    """Index of bit ``u`` among the set bits of ``mask``."""
+    m = mask & ((np.int64(1) << u) - 1)
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def popcount(mask):
+    k = 0
+    while mask:
+        mask &= mask - 1
+        k += 1
+    return k
