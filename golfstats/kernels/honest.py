@@ -24,7 +24,7 @@ from golfstats.kernels.constants import DRAW
 from golfstats.kernels.core import powers
 from golfstats.kernels.honest_backward import backward
 from golfstats.kernels.honest_forward import forward
-from golfstats.kernels.honest_space import COLUMNS, STOCK_KINDS, better, d_codes, packed
+from golfstats.kernels.honest_space import COLUMNS, better, d_codes, find_key, state_key
 
 
 @nb.njit(cache=True, nogil=True)
@@ -43,7 +43,6 @@ def solve_position(kt, exposed, heights0, top0, m0, goal, max_states, stock_orde
     pwd, size, order, layer_start = d_codes(m0)
     n = layer_start.shape[0] - 2
     mark = np.zeros(g_size, mask_proto.dtype)
-    loc = np.zeros(g_size, np.int32)
     keys = np.empty(max_states, np.int32)
     masks = np.empty(max_states, mask_proto.dtype)
     ok, n_states, layer_lo, blk_lo, blk_hi, positions = forward(
@@ -61,28 +60,22 @@ def solve_position(kt, exposed, heights0, top0, m0, goal, max_states, stock_orde
         return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
                 np.zeros((n + 1, 2), np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64), stats)
     root, moves, path_lo, path_keys, path_val, lookups, peak_values = backward(
-        kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, goal, keys, masks, flag,
-        layer_lo, blk_lo, blk_hi, loc, path_d)
+        kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, flag, layer_lo,
+        blk_lo, blk_hi, path_d)
     stats[2] = lookups
     stats[4] = peak_values * 8
     return True, root, moves, path_lo, path_keys, path_val, stats
 
 
 @nb.njit(cache=True, nogil=True)
-def _state_value(path_lo, path_keys, path_val, k, gp, n):
-    """W of the state with packed heights ``gp`` and the first k stock cards drawn."""
-    if gp == 0:
+def _state_value(path_lo, path_keys, path_val, k, key, n):
+    """W of the state ``key`` with the first k stock cards drawn (NaN if not kept)."""
+    if key == 0:
         return 1.0, -float(n - k)
-    lo, hi = path_lo[k, 0], path_lo[k, 1]
-    while lo < hi:  # binary search: the block is sorted by heights
-        mid = (lo + hi) // 2
-        if path_keys[mid] < gp:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < path_lo[k, 1] and path_keys[lo] == gp:
-        return path_val[2 * lo], path_val[2 * lo + 1]
-    return np.nan, np.nan
+    i = find_key(path_keys, path_lo[k, 0], path_lo[k, 1], key)
+    if i < 0:
+        return np.nan, np.nan
+    return path_val[2 * i], path_val[2 * i + 1]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -111,7 +104,7 @@ def play_line(kt, exposed, heights0, top0, stock, goal, path_lo, path_keys, path
             if k == n and left > 0:
                 vp, ve = 0.0, float(left)
             else:
-                vp, ve = _state_value(path_lo, path_keys, path_val, k, packed(ends_h[i]), n)
+                vp, ve = _state_value(path_lo, path_keys, path_val, k, state_key(ends_h[i]), n)
                 if np.isnan(vp):
                     return 1, False, 0, n_moves
             if best < 0 or better(goal, vp, ve, bp, be) or (
@@ -164,5 +157,3 @@ def play_greedy(kt, exposed, heights0, top0, stock, moves_out):
             return False, left, n_moves
         n_moves += 1
 
-
-_ = STOCK_KINDS

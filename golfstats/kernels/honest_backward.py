@@ -10,11 +10,12 @@ j + 1.  The best endpoint is a chain DP (no endpoint enumeration): for a positio
 
 (under when-stuck, W only where t accepts no exposed card: a player who can play must),
 with W the state value (1, -stock left) when h is clear, (0, cards left) when no stock
-is left, V(h, D') otherwise.  A play lowers the heights, so visiting a block's states in
-increasing order of heights finds every B it needs already done; those look-ups stay
-inside the block (through the dense index ``loc`` and the block's own position array).
-Each B(h, drawn(r)) is then added, weighted, to V(h, D' - r) of layer j - 1: the block
-of D' - r is sorted like this one, so one cursor per kind walks it (a merge, no search).
+is left, V(h, D') otherwise.  A block is sorted by key (level = cards left, then
+heights), so visiting it in order finds every B it needs already done, one level
+down; the child through column c of consecutive states of a level come in increasing
+order, so one cursor per column walks the level below (a merge, no search, no
+random access).  Each B(h, drawn(r)) is then added, weighted, to V(h, D' - r) of layer
+j - 1: the block of D' - r is sorted the same way, so one cursor per kind walks it.
 
 Only two layers of values are alive at a time.  No I/O, no RNG.
 """
@@ -25,25 +26,26 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.honest_space import (
-    BITS, COLUMNS, DIGIT, STOCK_KINDS, better, cards_left, dense_of, popcount, rank_in)
+    BITS, COLUMNS, DIGIT, LEVEL_SHIFT, PACKED, STOCK_KINDS, better, find_key, play_groups,
+    popcount, rank_in)
 
 
 @nb.njit(cache=True, nogil=True)
-def backward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, goal, keys, masks,
-             flag, layer_lo, blk_lo, blk_hi, loc, path_d):
+def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, flag, layer_lo,
+             blk_lo, blk_hi, path_d):
     """Values of every state, and of what the callers need kept.
 
     Returns ``(root, moves, path_lo, path_keys, path_val, lookups, peak_values)``:
-    ``root`` the (p, e) of the position; ``moves[c]`` the value after playing column c
-    (NaN when illegal) and ``moves[COLUMNS]`` after a draw (NaN when illegal); for
-    k = 0..n, ``path_keys[path_lo[k, 0]:path_lo[k, 1]]`` the states of block ``path_d[k]``
-    (packed heights) with their values W in ``path_val`` (pairs), for the play-out
-    (empty when ``path_d[k]`` is -1 or unreached).  ``lookups`` counts B look-ups (plays
-    and draws); ``peak_values`` the most value slots alive at once.
+    ``root`` the (p, e) of the position; ``moves[0][c], moves[1][c]`` the value after
+    playing column c (NaN when illegal), index ``COLUMNS`` after a draw (NaN when
+    illegal); for k = 0..n, ``path_keys[path_lo[k, 0]:path_lo[k, 1]]`` the states of
+    block ``path_d[k]`` (keys) with their values W in ``path_val`` (pairs), for the
+    play-out (empty when ``path_d[k]`` is -1 or unreached).  ``lookups`` counts B
+    look-ups (plays and draws); ``peak_values`` the most value slots alive at once.
     """
     n = layer_start.shape[0] - 2
     flag_bit = np.int64(1) << flag
-    play_next = kt.play_next
+    acc_of, after_of = play_groups(kt.play_next)
     root = np.full(2, np.nan)
     moves = np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)
     path_lo = np.zeros((n + 1, 2), np.int64)
@@ -55,9 +57,6 @@ def backward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, goal,
     path_val = np.empty(2 * path_total, np.float64)
     pos_off = np.zeros(1025, np.int64)
     bval = np.empty(2048, np.float64)
-    cur = np.zeros(STOCK_KINDS, np.int64)
-    end = np.zeros(STOCK_KINDS, np.int64)
-    prob = np.zeros(STOCK_KINDS, np.float64)
     vcur = np.zeros(2 * (layer_lo[n + 1] - layer_lo[n]), np.float64)
     lookups = 0
     peak_values = 0
@@ -71,135 +70,179 @@ def backward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, goal,
             lo = blk_lo[d]
             if lo < 0:
                 continue
-            nb_ = blk_hi[d] - lo
-            if nb_ + 1 > pos_off.shape[0]:
-                pos_off = np.zeros(2 * (nb_ + 1), np.int64)
-            for l in range(nb_):
-                gp = np.int64(keys[lo + l])
-                loc[dense_of(gp, pw)] = l + 1
-                pos_off[l + 1] = pos_off[l] + popcount(np.int64(masks[lo + l]) & ~flag_bit)
-            if 2 * pos_off[nb_] > bval.shape[0]:
-                bval = np.empty(4 * pos_off[nb_], np.float64)
-            for l in range(nb_):
-                i = lo + l
-                gp = np.int64(keys[i])
-                g = dense_of(gp, pw)
-                mask = np.int64(masks[i]) & ~flag_bit
-                if gp == 0:
-                    wp, we = 1.0, -float(n - j)
-                elif j == n:
-                    wp, we = 0.0, float(cards_left(gp))
-                else:
-                    wp, we = vcur[2 * (i - base)], vcur[2 * (i - base) + 1]
-                k = pos_off[l]
-                u = 0
-                while mask >> u:
-                    if (mask >> u) & 1 == 0:
-                        u += 1
-                        continue
-                    have = not kt.when_stuck
-                    bp, be = wp, we
-                    for c in range(COLUMNS):
-                        hc = (gp >> (BITS * c)) & DIGIT
-                        if hc == 0:
-                            continue
-                        u2 = play_next[u, exposed[c, hc]]
-                        if u2 < 0:
-                            continue
-                        l2 = loc[g - pw[c]] - 1
-                        idx = pos_off[l2] + rank_in(np.int64(masks[lo + l2]), u2)
-                        cp, ce = bval[2 * idx], bval[2 * idx + 1]
-                        lookups += 1
-                        if not have or better(goal, cp, ce, bp, be):
-                            bp, be = cp, ce
-                            have = True
-                    bval[2 * k] = bp
-                    bval[2 * k + 1] = be
-                    k += 1
-                    u += 1
+            size = blk_hi[d] - lo
+            if size + 1 > pos_off.shape[0]:
+                pos_off = np.zeros(2 * (size + 1), np.int64)
+            for t in range(size):
+                pos_off[t + 1] = pos_off[t] + popcount(np.int64(masks[lo + t]) & ~flag_bit)
+            if 2 * pos_off[size] > bval.shape[0]:
+                bval = np.empty(4 * pos_off[size], np.float64)
+            lookups += _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit, lo, size, n, j,
+                                     vcur, base, pos_off, bval)
             if j > 0:
-                _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, nb_, n, j, blk_lo, blk_hi,
-                         layer_lo[j - 1], pos_off, bval, vprev, cur, end, prob)
-                lookups += _count_draws(m0, pwd, d)
+                lookups += _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, size, n, j, blk_lo,
+                                    blk_hi, layer_lo[j - 1], pos_off, bval, vprev)
             else:
-                l = nb_ - 1  # the position itself: the largest heights of block {}
-                idx = pos_off[l] + rank_in(np.int64(masks[lo + l]), top0)
+                t = size - 1  # the position itself: the largest key of block {}
+                idx = pos_off[t] + rank_in(np.int64(masks[lo + t]) & ~flag_bit, top0)
                 root[0], root[1] = bval[2 * idx], bval[2 * idx + 1]
-                wp, we = np.nan, np.nan
-                if np.int64(masks[lo + l]) & flag_bit:
-                    wp, we = vcur[2 * (lo + l - base)], vcur[2 * (lo + l - base) + 1]
-                _root_moves(kt, exposed, keys, masks, flag_bit, top0, lo, l, pw, loc, pos_off, bval,
-                            wp, we, moves)
+                _root_moves(kt, exposed, keys, masks, flag_bit, top0, lo, size, pos_off, bval,
+                            vcur, base, moves)
             if d == path_d[j]:
                 path_lo[j, 0] = filled
-                for l in range(nb_):
-                    i = lo + l
-                    gp = np.int64(keys[i])
-                    path_keys[filled] = gp
-                    if gp == 0:
-                        path_val[2 * filled], path_val[2 * filled + 1] = 1.0, -float(n - j)
-                    elif j == n:
-                        path_val[2 * filled], path_val[2 * filled + 1] = 0.0, float(cards_left(gp))
-                    else:
-                        path_val[2 * filled] = vcur[2 * (i - base)]
-                        path_val[2 * filled + 1] = vcur[2 * (i - base) + 1]
+                for t in range(size):
+                    key = np.int64(keys[lo + t])
+                    path_keys[filled] = key
+                    path_val[2 * filled], path_val[2 * filled + 1] = _w(key, n, j, vcur,
+                                                                        lo + t - base)
                     filled += 1
                 path_lo[j, 1] = filled
-            for l in range(nb_):
-                loc[dense_of(np.int64(keys[lo + l]), pw)] = 0
         vcur = vprev
     return root, moves, path_lo, path_keys, path_val, lookups, peak_values
 
 
-@nb.njit(cache=True, nogil=True)
-def _count_draws(m0, pwd, d):
-    k = 0
-    for r in range(STOCK_KINDS):
-        if (d // pwd[r]) % (m0[r] + 1):
-            k += 1
-    return k
+@nb.njit(cache=True, nogil=True, inline="always")
+def _w(key, n, j, vcur, s):
+    """W of a state: won, out of stock, or its value V (slot s of the layer)."""
+    if key & PACKED == 0:
+        return 1.0, -float(n - j)
+    if j == n:
+        return 0.0, float(key >> LEVEL_SHIFT)
+    return vcur[2 * s], vcur[2 * s + 1]
 
 
 @nb.njit(cache=True, nogil=True)
-def _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, nb_, n, j, blk_lo, blk_hi, prev_base,
-             pos_off, bval, vprev, cur, end, prob):
-    """Add P(r | D - r) * B(h, drawn(r)) to V(h, D - r) for every drawable state of layer j - 1."""
+def _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit, lo, size, n, j, vcur, base,
+                  pos_off, bval):
+    """B of every position of the block ``keys[lo:lo+size]`` into ``bval`` (pairs, the
+    positions of state t from ``pos_off[t]``, tops in increasing order).  Returns the
+    number of look-ups."""
+    play_next = kt.play_next
+    accepts = kt.accepts
+    cur = np.zeros(COLUMNS, np.int64)
+    cbase = np.zeros(COLUMNS, np.int64)
+    cmask = np.zeros(COLUMNS, np.int64)
+    ckind = np.zeros(COLUMNS, np.int64)
+    cp_ = np.zeros(COLUMNS, np.float64)
+    ce_ = np.zeros(COLUMNS, np.float64)
+    lookups = 0
+    level = -1
+    below_lo = lo  # first state of the level below the current one
+    level_lo = lo
+    for t in range(size):
+        i = lo + t
+        key = np.int64(keys[i])
+        k = key >> LEVEL_SHIFT
+        if k != level:
+            below_lo = level_lo if k == level + 1 else i
+            level_lo = i
+            level = k
+            cur[:] = below_lo
+        gp = key & PACKED
+        mask = np.int64(masks[i]) & ~flag_bit
+        wp, we = _w(key, n, j, vcur, i - base)
+        nc = 0  # columns some top here may play, compacted
+        uniform = True  # every one of them makes one top, whatever it is played on
+        for c in range(COLUMNS):
+            hc = (gp >> (BITS * c)) & DIGIT
+            if hc == 0:
+                continue
+            x = exposed[c, hc]
+            if mask & acc_of[x] == 0:
+                continue
+            child = key - (np.int64(1) << LEVEL_SHIFT) - (np.int64(1) << (BITS * c))
+            q = cur[c]
+            while np.int64(keys[q]) < child:
+                q += 1
+            cur[c] = q
+            ckind[nc] = x
+            cbase[nc] = pos_off[q - lo]
+            cmask[nc] = np.int64(masks[q]) & ~flag_bit
+            if after_of[x] >= 0:
+                idx = cbase[nc] + rank_in(cmask[nc], after_of[x])
+                cp_[nc], ce_[nc] = bval[2 * idx], bval[2 * idx + 1]
+                lookups += 1
+            else:
+                uniform = False
+            nc += 1
+        slot = pos_off[t]
+        u = 0
+        m = mask
+        while m:
+            if m & 1:
+                have = not kt.when_stuck
+                bp, be = wp, we
+                acc = accepts[u]
+                for a in range(nc):
+                    x = ckind[a]
+                    if (acc >> x) & 1 == 0:
+                        continue
+                    if uniform:
+                        cp, ce = cp_[a], ce_[a]
+                    else:
+                        idx = cbase[a] + rank_in(cmask[a], play_next[u, x])
+                        cp, ce = bval[2 * idx], bval[2 * idx + 1]
+                        lookups += 1
+                    if not have or better(goal, cp, ce, bp, be):
+                        bp, be = cp, ce
+                        have = True
+                bval[2 * slot] = bp
+                bval[2 * slot + 1] = be
+                slot += 1
+            m >>= 1
+            u += 1
+    return lookups
+
+
+@nb.njit(cache=True, nogil=True)
+def _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, size, n, j, blk_lo, blk_hi, prev_base,
+             pos_off, bval, vprev):
+    """Add P(r | D - r) * B(h, drawn(r)) to V(h, D - r) for every drawable state of layer
+    j - 1 (D = the block's code).  Returns the number of look-ups."""
+    cur = np.zeros(STOCK_KINDS, np.int64)
+    end = np.zeros(STOCK_KINDS, np.int64)
+    prob = np.zeros(STOCK_KINDS, np.float64)
+    top = np.zeros(STOCK_KINDS, np.int64)
+    na = 0  # kinds r in D whose block D - r has states, compacted
     for r in range(STOCK_KINDS):
         have = (d // pwd[r]) % (m0[r] + 1)
-        cur[r] = -1
         if have == 0:
             continue
         dm = d - pwd[r]
         if blk_lo[dm] < 0:
             continue
-        cur[r] = blk_lo[dm]
-        end[r] = blk_hi[dm]
-        prob[r] = (m0[r] - have + 1) / (n - j + 1)
-    for l in range(nb_):
-        gp = np.int64(keys[lo + l])
-        mask = np.int64(masks[lo + l]) & ~flag_bit
-        for r in range(STOCK_KINDS):
-            t = cur[r]
-            if t < 0:
-                continue
-            e = end[r]
-            while t < e and np.int64(keys[t]) < gp:
-                t += 1
-            cur[r] = t
-            if t < e and np.int64(keys[t]) == gp and np.int64(masks[t]) & flag_bit:
-                idx = pos_off[l] + rank_in(mask, kt.drawn[r])
-                s = t - prev_base
-                vprev[2 * s] += prob[r] * bval[2 * idx]
-                vprev[2 * s + 1] += prob[r] * bval[2 * idx + 1]
+        cur[na] = blk_lo[dm]
+        end[na] = blk_hi[dm]
+        prob[na] = (m0[r] - have + 1) / (n - j + 1)
+        top[na] = kt.drawn[r]
+        na += 1
+    lookups = 0
+    for t in range(size):
+        key = np.int64(keys[lo + t])
+        mask = np.int64(masks[lo + t]) & ~flag_bit
+        for a in range(na):
+            q = cur[a]
+            e = end[a]
+            while q < e and np.int64(keys[q]) < key:
+                q += 1
+            cur[a] = q
+            if q < e and np.int64(keys[q]) == key and np.int64(masks[q]) & flag_bit:
+                idx = pos_off[t] + rank_in(mask, top[a])
+                s = q - prev_base
+                vprev[2 * s] += prob[a] * bval[2 * idx]
+                vprev[2 * s + 1] += prob[a] * bval[2 * idx + 1]
+                lookups += 1
+    return lookups
 
 
 @nb.njit(cache=True, nogil=True)
-def _root_moves(kt, exposed, keys, masks, flag_bit, top0, lo, l, pw, loc, pos_off, bval, wp, we,
+def _root_moves(kt, exposed, keys, masks, flag_bit, top0, lo, size, pos_off, bval, vcur, base,
                 moves):
-    """The value after each legal move from the position (state ``l`` of block {}):
+    """The value after each legal move from the position (the last state of block {}):
     ``moves[0][c], moves[1][c]`` after playing column c, index ``COLUMNS`` after a draw."""
-    gp = np.int64(keys[lo + l])
-    g = dense_of(gp, pw)
+    t = size - 1
+    key = np.int64(keys[lo + t])
+    gp = key & PACKED
     mp, me = moves
     for c in range(COLUMNS):
         hc = (gp >> (BITS * c)) & DIGIT
@@ -208,8 +251,9 @@ def _root_moves(kt, exposed, keys, masks, flag_bit, top0, lo, l, pw, loc, pos_of
         u2 = kt.play_next[top0, exposed[c, hc]]
         if u2 < 0:
             continue
-        l2 = loc[g - pw[c]] - 1
-        idx = pos_off[l2] + rank_in(np.int64(masks[lo + l2]), u2)
+        child = key - (np.int64(1) << LEVEL_SHIFT) - (np.int64(1) << (BITS * c))
+        q = find_key(keys, lo, lo + size, child)
+        idx = pos_off[q - lo] + rank_in(np.int64(masks[q]) & ~flag_bit, u2)
         mp[c], me[c] = bval[2 * idx], bval[2 * idx + 1]
-    if np.int64(masks[lo + l]) & flag_bit:
-        mp[COLUMNS], me[COLUMNS] = wp, we
+    if np.int64(masks[lo + t]) & flag_bit:
+        mp[COLUMNS], me[COLUMNS] = vcur[2 * (lo + t - base)], vcur[2 * (lo + t - base) + 1]

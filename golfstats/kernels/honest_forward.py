@@ -8,11 +8,11 @@ legal, the position (h, drawn(r)).  Every position reached is a state a player m
 stop at and draw from under draw any-time; under when-stuck only where its top
 accepts no exposed card, so each stored state carries that flag.
 
-Output (all states of all layers, layer after layer, blocks in code order, heights
-increasing within a block): ``keys[i]`` the packed heights, ``masks[i]`` the set of
+Output (all states of all layers, layer after layer, blocks in code order, keys
+increasing within a block): ``keys[i]`` the state key (``honest_space``), ``masks[i]`` the set of
 tops reached there (bit ``flag`` set when a draw is legal from the state),
 ``blk_lo[d], blk_hi[d]`` the block of D-code d (-1 if empty), and the layer bounds.
-The scratch arrays (``mark`` over dense codes) are left zero.  No I/O, no RNG.
+The scratch array ``mark`` (over dense codes) is left zero.  No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.honest_space import BITS, COLUMNS, DIGIT, STOCK_KINDS, dense_of, exposed_bits
+from golfstats.kernels.honest_space import (
+    BITS, COLUMNS, DIGIT, LEVEL_SHIFT, PACKED, STOCK_KINDS, after_bits, dense_of, exposed_bits,
+    play_groups, popcount)
 
-_G_SHIFT = 27  # stack entry: dense code << 27 | packed code << 6 | top
-_P_MASK = (1 << 21) - 1
+LEVELS = 36  # cards left 0..35
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -43,6 +44,22 @@ def _drawable(kt, exposed, gp, mask):
     return False
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _arrive(mark, lvl, lvl_n, g, gp, k, bits):
+    """Add the tops ``bits`` to state g (level k); a new state joins its level's list.
+    Returns the level lists (grown if needed)."""
+    m = np.int64(mark[g])
+    if m == 0:
+        if lvl_n[k] == lvl.shape[1]:
+            bigger = np.empty((LEVELS, 2 * lvl.shape[1]), np.int64)
+            bigger[:, :lvl.shape[1]] = lvl
+            lvl = bigger
+        lvl[k, lvl_n[k]] = (g << LEVEL_SHIFT) | gp
+        lvl_n[k] += 1
+    mark[g] = m | bits
+    return lvl
+
+
 @nb.njit(cache=True, nogil=True)
 def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, keys, masks,
             flag, max_states):
@@ -51,6 +68,10 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
     Returns ``(ok, n_states, layer_lo, blk_lo, blk_hi, positions)``; ``ok`` is False when
     the states would exceed ``max_states`` (or the arrays), and nothing else is valid
     then.  ``positions`` counts (heights, top) pairs reached, for the record.
+
+    A block's closure runs level by level, from the most cards left down: a state is
+    expanded once, with every top it is reached with (``mark[g]``, a bit set), and each
+    column is tried once for all of them.
     """
     n = layer_start.shape[0] - 2
     size = order.shape[0]
@@ -59,13 +80,16 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
     layer_lo = np.zeros(n + 2, np.int64)
     cap = min(max_states, keys.shape[0])
     play_next = kt.play_next
+    acc_of, after_of = play_groups(play_next)
     full_gp = 0
     full_g = 0
+    top_level = 0
     for c in range(COLUMNS):
         full_gp |= heights0[c] << (BITS * c)
         full_g += heights0[c] * pw[c]
-    touched = np.empty(1024, np.int64)
-    stack = np.empty(1024, np.int64)
+        top_level += heights0[c]
+    lvl = np.empty((LEVELS, 256), np.int64)
+    lvl_n = np.zeros(LEVELS, np.int64)
     n_states = 0
     positions = 0
     flag_bit = np.int64(1) << flag
@@ -73,14 +97,9 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
         layer_lo[j] = n_states
         for oi in range(layer_start[j], layer_start[j + 1]):
             d = order[oi]
-            nt = 0
-            sp = 0
+            lvl_n[:] = 0
             if j == 0:
-                mark[full_g] = np.int64(1) << top0
-                touched[0] = (full_g << 21) | full_gp
-                stack[0] = (full_g << _G_SHIFT) | (full_gp << 6) | top0
-                nt = 1
-                sp = 1
+                lvl = _arrive(mark, lvl, lvl_n, full_g, full_gp, top_level, np.int64(1) << top0)
             else:
                 for r in range(STOCK_KINDS):
                     if (d // pwd[r]) % (m0[r] + 1) == 0:
@@ -89,82 +108,55 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
                     lo = blk_lo[dm]
                     if lo < 0:
                         continue
-                    u = kt.drawn[r]
-                    bu = np.int64(1) << u
+                    bu = np.int64(1) << kt.drawn[r]
                     for i in range(lo, blk_hi[dm]):
                         if np.int64(masks[i]) & flag_bit == 0:
                             continue
-                        gp = np.int64(keys[i])
-                        g = dense_of(gp, pw)
-                        m = np.int64(mark[g])
-                        if m & bu:
+                        key = np.int64(keys[i])
+                        gp = key & PACKED
+                        lvl = _arrive(mark, lvl, lvl_n, dense_of(gp, pw), gp, key >> LEVEL_SHIFT, bu)
+            for k in range(top_level, 0, -1):
+                for t in range(lvl_n[k]):
+                    e = lvl[k, t]
+                    g = e >> LEVEL_SHIFT
+                    gp = e & PACKED
+                    m = np.int64(mark[g])
+                    positions += popcount(m)
+                    for c in range(COLUMNS):
+                        hc = (gp >> (BITS * c)) & DIGIT
+                        if hc == 0:
                             continue
-                        if m == 0:
-                            if nt == touched.shape[0]:
-                                touched = _grow(touched)
-                            touched[nt] = (g << 21) | gp
-                            nt += 1
-                        mark[g] = m | bu
-                        if sp == stack.shape[0]:
-                            stack = _grow(stack)
-                        stack[sp] = (g << _G_SHIFT) | (gp << 6) | u
-                        sp += 1
-            while sp > 0:
-                sp -= 1
-                v = stack[sp]
-                positions += 1
-                g = v >> _G_SHIFT
-                gp = (v >> 6) & _P_MASK
-                u = v & 63
-                for c in range(COLUMNS):
-                    hc = (gp >> (BITS * c)) & DIGIT
-                    if hc == 0:
-                        continue
-                    u2 = play_next[u, exposed[c, hc]]
-                    if u2 < 0:
-                        continue
-                    g2 = g - pw[c]
-                    gp2 = gp - (np.int64(1) << (BITS * c))
-                    m = np.int64(mark[g2])
-                    b2 = np.int64(1) << u2
-                    if m & b2:
-                        continue
-                    if m == 0:
-                        if nt == touched.shape[0]:
-                            touched = _grow(touched)
-                        touched[nt] = (g2 << 21) | gp2
-                        nt += 1
-                    mark[g2] = m | b2
-                    if sp == stack.shape[0]:
-                        stack = _grow(stack)
-                    stack[sp] = (g2 << _G_SHIFT) | (gp2 << 6) | u2
-                    sp += 1
-            if nt == 0:
+                        bits = after_bits(play_next, acc_of, after_of, m, exposed[c, hc])
+                        if bits:
+                            lvl = _arrive(mark, lvl, lvl_n, g - pw[c], gp - (np.int64(1) << (BITS * c)),
+                                          k - 1, bits)
+            positions += lvl_n[0]
+            total = 0
+            for k in range(top_level + 1):
+                total += lvl_n[k]
+            if total == 0:
                 continue
-            if n_states + nt > cap:
-                for i in range(nt):
-                    mark[touched[i] >> 21] = 0
+            if n_states + total > cap:
+                for k in range(top_level + 1):
+                    for t in range(lvl_n[k]):
+                        mark[lvl[k, t] >> LEVEL_SHIFT] = 0
                 return False, n_states, layer_lo, blk_lo, blk_hi, positions
-            tt = np.sort(touched[:nt])
             blk_lo[d] = n_states
             last = j == n
-            for i in range(nt):
-                g = tt[i] >> 21
-                gp = tt[i] & _P_MASK
-                m = np.int64(mark[g])
-                mark[g] = 0
-                if not last and _drawable(kt, exposed, gp, m):
-                    m |= flag_bit
-                keys[n_states] = gp
-                masks[n_states] = m
-                n_states += 1
+            for k in range(top_level + 1):
+                if lvl_n[k] == 0:
+                    continue
+                ordered = np.sort(lvl[k, :lvl_n[k]])
+                for t in range(ordered.shape[0]):
+                    g = ordered[t] >> LEVEL_SHIFT
+                    gp = ordered[t] & PACKED
+                    m = np.int64(mark[g])
+                    mark[g] = 0
+                    if not last and _drawable(kt, exposed, gp, m):
+                        m |= flag_bit
+                    keys[n_states] = (k << LEVEL_SHIFT) | gp
+                    masks[n_states] = m
+                    n_states += 1
             blk_hi[d] = n_states
     layer_lo[n + 1] = n_states
     return True, n_states, layer_lo, blk_lo, blk_hi, positions
-
-
-@nb.njit(cache=True, nogil=True)
-def _grow(a):
-    b = np.empty(2 * a.shape[0], a.dtype)
-    b[:a.shape[0]] = a
-    return b

@@ -7,11 +7,13 @@ is the stock's multiset then).  A *position* is (h, t, D): heights, top, drawn.
 * D is numbered by the mixed-radix *D-code* ``sum(D[r] * pwd[r])``, radix ``M0[r] + 1``
   per kind r (kinds 0..13, the joker being 0).  Adding a card of kind r adds ``pwd[r]``.
   A *layer* is the set of D with |D| = j; a draw moves from layer j to layer j + 1.
-* h has two codes.  The *dense* code ``sum(h[c] * pw[c])`` (radix ``heights0[c] + 1``,
+* h has three codes.  The *dense* code ``sum(h[c] * pw[c])`` (radix ``heights0[c] + 1``,
   as ``kernels.core``) indexes scratch arrays; the *packed* code ``sum(h[c] << 3c)``
-  (3 bits a column) is what the state lists store, because the exposed kind of every
-  column is read off it with a shift.  Both order height vectors the same way
-  (column 6 most significant), so a list sorted by one is sorted by the other.
+  (3 bits a column) gives every column's exposed kind with a shift; the *key*
+  ``cards_left << 21 | packed`` is what state lists store, sorted.  Sorted by key, a
+  list runs level by level (cards left), and within a level in the order of both
+  other codes (column 6 most significant): a play goes to the level below, and the
+  children of a level's states through one column come in increasing order.
 
 Values are pairs (p, e): win probability and expected strokes, compared by the goal
 (``WIN``: larger p, ties smaller e; ``STROKES``: smaller e, ties larger p), two numbers
@@ -31,6 +33,8 @@ STOCK_KINDS = 14
 COLUMNS = 7
 BITS = 3
 DIGIT = 7
+LEVEL_SHIFT = 21
+PACKED = (1 << LEVEL_SHIFT) - 1
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -87,12 +91,29 @@ def d_digit(d, r, pwd, m0):
 
 
 @nb.njit(cache=True, nogil=True)
-def packed(heights):
-    """Packed code of a height vector."""
+def state_key(heights):
+    """Key (cards left, packed code) of a height vector."""
     gp = 0
+    k = 0
     for c in range(heights.shape[0]):
         gp |= heights[c] << (BITS * c)
-    return gp
+        k += heights[c]
+    return (k << LEVEL_SHIFT) | gp
+
+
+@nb.njit(cache=True, nogil=True)
+def find_key(keys, lo, hi, key):
+    """Index of ``key`` in the sorted ``keys[lo:hi]``, or -1."""
+    end = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < end and keys[lo] == key:
+        return lo
+    return -1
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -122,20 +143,56 @@ def cards_left(gp):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def rank_in(mask, u):
-    """Index of bit ``u`` among the set bits of ``mask``."""
-    m = mask & ((np.int64(1) << u) - 1)
-    k = 0
-    while m:
-        m &= m - 1
-        k += 1
-    return k
+def popcount(x):
+    """Set bits of a non-negative int64 (SWAR: no loop)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def popcount(mask):
-    k = 0
-    while mask:
-        mask &= mask - 1
-        k += 1
-    return k
+def rank_in(mask, u):
+    """Index of bit ``u`` among the set bits of ``mask``."""
+    return popcount(mask & ((np.int64(1) << u) - 1))
+
+
+@nb.njit(cache=True, nogil=True)
+def play_groups(play_next):
+    """``(acc_of, after_of)`` per card kind x: the tops that accept x (bit set), and the
+    top every one of them makes by playing x (-1 when they make different tops, as
+    with dead Queens and jokers)."""
+    n_kinds = play_next.shape[1]
+    acc_of = np.zeros(n_kinds, np.int64)
+    after_of = np.full(n_kinds, -1, np.int64)
+    for x in range(n_kinds):
+        first = -2
+        for u in range(play_next.shape[0]):
+            v = play_next[u, x]
+            if v < 0:
+                continue
+            acc_of[x] |= np.int64(1) << u
+            if first == -2:
+                first = v
+            elif first != v:
+                first = -1
+        after_of[x] = first if first >= 0 else -1
+    return acc_of, after_of
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def after_bits(play_next, acc_of, after_of, mask, x):
+    """Tops reached by playing kind x from any top in ``mask`` (bit set)."""
+    m = mask & acc_of[x]
+    if m == 0:
+        return 0
+    if after_of[x] >= 0:
+        return np.int64(1) << after_of[x]
+    bits = 0
+    u = 0
+    while m:
+        if m & 1:
+            bits |= np.int64(1) << play_next[u, x]
+        m >>= 1
+        u += 1
+    return bits
