@@ -18,6 +18,8 @@ from golfstats.rules import ACE_OF_SPADES, Game, Rules, RulesError
 
 BLOCK = 1024
 _SWAPS = 53  # Fisher-Yates swaps of the 54-card base deck
+#: The seed of every command that deals seeded deals when none is given.
+DEFAULT_SEED = 2026
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ A move is an int: ``c >= 0`` plays the exposed card of column ``c``;
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from golfstats.cards import JOKER_KIND, KING, QUEEN, kind
 from golfstats.rules import Draw, Rules
@@ -150,20 +150,6 @@ def strokes(pos: Position) -> int:
     return -len(pos.stock) if left == 0 else left
 
 
-@dataclass
-class Outcome:
-    """What a play-out records (issue 4): won, strokes, points, draws, moves, longest chain."""
-
-    won: bool
-    strokes: int
-    points: int
-    draws: int
-    moves: int
-    longest_chain: int
-    move_list: list[int] = field(default_factory=list)
-    finished: bool = True
-
-
 def line_score(moves: Iterable[int], won: bool, stock_left: int) -> tuple[int, int, int]:
     """(points, draws, longest chain) of a hand's line of moves (RULES.md "Scoring").
 
@@ -185,18 +171,58 @@ def line_score(moves: Iterable[int], won: bool, stock_left: int) -> tuple[int, i
     return points, draws, longest
 
 
-def score_moves(rules: Rules, start: Position, moves: Iterable[int]) -> Outcome:
-    """Replay ``moves`` from ``start`` (each must be legal) and score the result.
+@dataclass(frozen=True)
+class Line:
+    """A line of moves from a position and its RULES.md scores: a hand played by a
+    policy, or a solver's optimal line.  The one result type of a line everywhere.
 
-    ``finished`` says whether the hand is over at the end; strokes are counted at
-    that point either way (cards left, or minus the stock left if cleared).
+    ``moves`` is the move list (``c >= 0`` plays column c, ``DRAW`` turns a card);
+    ``n_moves`` is its length.  ``stock_left`` counts the stock cards not turned at the
+    end.  ``states`` counts the positions a solver examined (0 for a player),
+    ``seconds`` the time it took.  ``resolved`` is False when a search budget cut the
+    work short (the line is then only the best found, not a proven optimum).
+    ``finished`` says whether the hand is over at the end of the line.
     """
+
+    moves: tuple[int, ...]
+    won: bool
+    strokes: int
+    stock_left: int
+    points: int
+    draws: int
+    longest_chain: int
+    states: int = 0
+    seconds: float = 0.0
+    resolved: bool = True
+    finished: bool = True
+
+    @classmethod
+    def scored(cls, moves: Iterable[int], won: bool, strokes: int, stock_left: int,
+               **extra) -> Line:
+        """A line with its points, draws and longest chain computed by ``line_score``."""
+        moves = tuple(int(m) for m in moves)
+        points, draws, longest = line_score(moves, won, stock_left)
+        return cls(moves, bool(won), int(strokes), int(stock_left), points, draws, longest, **extra)
+
+    @property
+    def n_moves(self) -> int:
+        return len(self.moves)
+
+    def to_record(self) -> dict:
+        """The scores as a JSON-ready dict (the move list is rendered by the caller, which
+        knows the cards: see ``golfstats.render``)."""
+        return {"won": self.won, "strokes": self.strokes, "stock_left": self.stock_left,
+                "points": self.points, "draws": self.draws, "longest_chain": self.longest_chain,
+                "n_moves": self.n_moves, "states": self.states, "seconds": round(self.seconds, 6),
+                "resolved": self.resolved}
+
+
+def score_moves(rules: Rules, start: Position, moves: Iterable[int]) -> Line:
+    """Replay ``moves`` from ``start`` (each must be legal; ``ValueError`` otherwise) and
+    score the result.  Strokes are counted where the line stops, finished or not."""
+    played = list(moves)
     pos = start
-    played: list[int] = []
-    for move in moves:
+    for move in played:
         pos = apply(rules, pos, move)
-        played.append(move)
-    won = is_won(pos)
-    points, draws, longest = line_score(played, won, len(pos.stock))
-    return Outcome(won=won, strokes=strokes(pos), points=points, draws=draws, moves=len(played),
-                   longest_chain=longest, move_list=played, finished=is_over(rules, pos))
+    return Line.scored(played, is_won(pos), strokes(pos), len(pos.stock),
+                       finished=is_over(rules, pos))

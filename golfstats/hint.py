@@ -39,9 +39,9 @@ from enum import StrEnum
 
 from golfstats.board import Board
 from golfstats.cards import format_card
-from golfstats.engine import DRAW, Position, apply, legal_moves, playable_columns
+from golfstats.engine import DRAW, Line, Position, apply, legal_moves, playable_columns
 from golfstats.rules import Rules
-from golfstats.solver import Goal, Solution, solve
+from golfstats.solver import Goal, solve
 
 
 class Reason(StrEnum):
@@ -66,7 +66,7 @@ class Hint:
     move: int | None
     card: int | None
     reason: Reason | None
-    solution: Solution
+    solution: Line
     chain: int
     longest_chain: int
     uncovered: int | None
@@ -79,6 +79,12 @@ class Hint:
     @property
     def over(self) -> bool:
         return self.move is None
+
+    def to_record(self) -> dict:
+        """JSON-ready: the reason code, its words, and the optimal line's outcome."""
+        return {"reason": self.reason.value if self.reason else None,
+                "explanation": self.explain(), "won": self.solution.won,
+                "strokes": self.solution.strokes, "stock_left": self.solution.stock_left}
 
     def explain(self, card_name: Callable[[int], str] = format_card) -> str:
         """The one-line reason in words; ``card_name`` writes a card (letters by default)."""
@@ -139,7 +145,7 @@ def hint(board: Board, rules: Rules) -> Hint:
     else:
         # with no stock the whole line is one chain, and the optimal line (fewest cards
         # left) is a longest one: no search needed (it would be the whole solve again)
-        longest = _chain_from(solution.moves)
+        longest = _chain_from(list(solution.moves))
     if not legal:
         return Hint(None, None, None, solution, 0, longest, None, pos.cards_left())
     if not solution.moves or solution.moves[0] not in legal:
@@ -153,8 +159,8 @@ def hint(board: Board, rules: Rules) -> Hint:
         column = pos.tableau[move]
         card = column[-1]
         uncovered = column[-2] if len(column) > 1 else None
-        chain = _chain_from(solution.moves)
-    reason = _reason(solution.moves, legal, chain, longest, uncovered)
+        chain = _chain_from(list(solution.moves))
+    reason = _reason(list(solution.moves), legal, chain, longest, uncovered)
     return Hint(move, card, reason, solution, chain, longest, uncovered, pos.cards_left())
 
 

@@ -5,40 +5,28 @@
 the most stock cards unturned, otherwise the fewest tableau cards left.  Goal
 ``win`` only decides winnability and stops at the first win it finds.
 
-Golf positions (7 columns, at most 6**7 height vectors) are swept densely by
-``kernels.sweep``; the stockless games (Black Hole, All in a Row), whose height
-vectors are too many for a table, are searched depth-first with a hash set by
-``kernels.search``.
+Golf positions (7 columns, at most 6**7 height vectors) are swept densely; the
+stockless games (Black Hole, All in a Row), whose height vectors are too many for a
+table, are searched with a hash set.  ``kernels.solve.solve_position`` chooses.  The
+stockless search has a state budget (``max_states``); a position that reaches it
+comes back with ``resolved`` False, never as lost.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 import numpy as np
 
 from golfstats.board import Board
-from golfstats.rules import Draw, Rules
+from golfstats.engine import Line
+from golfstats.rules import Rules
 
 
 class Goal(StrEnum):
     STROKES = "strokes"
     WIN = "win"
-
-
-@dataclass
-class Solution:
-    """Result of solving one position (strokes per RULES.md "Scoring")."""
-
-    won: bool
-    strokes: int
-    stock_left: int
-    moves: list[int] = field(default_factory=list)
-    states: int = 0
-    seconds: float = 0.0
-    goal: Goal = Goal.STROKES
 
 
 _BUFFERS: dict[tuple[str, int], np.ndarray] = {}
@@ -55,53 +43,41 @@ def scratch(dtype: str, size: int, fill: int) -> np.ndarray:
     return buf
 
 
-def golf_scratch(stride: int) -> tuple[np.ndarray, np.ndarray]:
-    """Buffers big enough to sweep any golf position (any-time, when-stuck)."""
+def solver_scratch(stride: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sweeps' buffers, big enough for any golf position: ``kv`` (any-time, uint8
+    filled with INF) and ``kb`` (when-stuck, uint32 zeros)."""
+    from golfstats.kernels.sweep import INF
+
     size = (6**7 + 1) * stride
-    return scratch("uint8", size, 255), scratch("uint32", size, 0)
+    return scratch("uint8", size, INF), scratch("uint32", size, 0)
 
 
 def solve(board: Board, rules: Rules, goal: Goal | str = Goal.STROKES,
-          cap: int | None = None) -> Solution:
-    """Solve ``board`` under ``rules``.  ``cap`` limits the stock cards a line may turn."""
-    from golfstats.kernels.tables import board_arrays, tables_for
+          cap: int | None = None, max_states: int | None = None) -> Line:
+    """The optimal line of ``board`` under ``rules``.  ``cap`` limits the stock cards a line
+    may turn; ``max_states`` bounds the stockless search (default
+    ``kernels.constants.STOCKLESS_MAX_STATES``)."""
+    from golfstats.kernels.constants import STOCKLESS_MAX_STATES, TRUNCATED
+    from golfstats.kernels.solve import solve_position
+    from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
 
     goal = Goal(goal)
     started = time.perf_counter()
     tables = tables_for(rules, board.foundation is None)
+    kt = kernel_tables(tables)
+    if not kt.stockless and len(board.tableau) != 7:
+        raise ValueError("the golf solver sweeps 7-column boards")
     arrays = board_arrays(board, tables)
     moves_out = np.empty(max_line(board), np.int64)
-    limit = len(board.stock) if cap is None else cap
-    stop = goal is Goal.WIN
-    if board.stock or rules.layout.has_stock:
-        result = _sweep(arrays, tables, rules.draw is Draw.WHEN_STUCK, limit, stop, moves_out)
-    else:
-        from golfstats.kernels.search import search_no_stock
-        result = search_no_stock(arrays.exposed, arrays.heights, arrays.top, tables.play_next,
-                                 tables.n_tops, moves_out)
-    won, strokes, stock_left, n_moves, states = result
+    kv, kb = solver_scratch(tables.stride)
+    status, won, strokes, stock_left, n_moves, states = solve_position(
+        kt, arrays.exposed, arrays.heights, arrays.stock, arrays.top,
+        len(board.stock) if cap is None else cap, goal is Goal.WIN,
+        STOCKLESS_MAX_STATES if max_states is None else max_states, kv, kb, moves_out)
     if n_moves < 0:
         raise RuntimeError("solver could not trace its line back (internal error)")
-    return Solution(bool(won), int(strokes), int(stock_left), [int(m) for m in moves_out[:n_moves]],
-                    int(states), time.perf_counter() - started, goal)
-
-
-def _sweep(arrays, tables, when_stuck: bool, limit: int, stop: bool, moves_out: np.ndarray):
-    from golfstats.kernels import sweep
-
-    if arrays.heights.shape[0] != sweep.COLUMNS:
-        raise ValueError(f"the sweep solves {sweep.COLUMNS}-column golf boards")
-    stride = tables.stride
-    size = (int(np.prod(arrays.heights + 1)) + 1) * stride
-    if when_stuck:
-        buf = scratch("uint32", size, 0)
-        return sweep.sweep_when_stuck(arrays.exposed, arrays.heights, arrays.stock, arrays.top,
-                                      tables.drawn, tables.accepts, tables.play_next, stride,
-                                      limit, stop, buf, moves_out)
-    buf = scratch("uint8", size, sweep.INF)
-    return sweep.sweep_any_time(arrays.exposed, arrays.heights, arrays.stock, arrays.top,
-                                tables.drawn, tables.play_next, tables.pull_src, tables.pull_dst,
-                                tables.width, stride, limit, stop, buf, moves_out)
+    return Line.scored(moves_out[:n_moves], won, strokes, stock_left, states=int(states),
+                       seconds=time.perf_counter() - started, resolved=status != TRUNCATED)
 
 
 def max_line(board: Board) -> int:

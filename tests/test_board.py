@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from example_board import PYSOL_1
+from conftest import PYSOL_1
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

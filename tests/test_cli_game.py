@@ -14,7 +14,7 @@ import sys
 
 import pytest
 import typer
-from example_board import PYSOL_1
+from conftest import PYSOL_1
 from typer.testing import CliRunner
 
 from golfstats.board import format_board, parse_board, parse_boards

@@ -6,7 +6,7 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
-from example_board import PYSOL_1
+from conftest import PYSOL_1
 
 from golfstats.board import format_board, parse_board
 from golfstats.deals import BLOCK, board_from_cards, pysol_board, pysol_text, seeded_board, seeded_deals

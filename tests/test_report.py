@@ -17,7 +17,7 @@ from test_report_support import write_run
 
 from golfstats.board import parse_board
 from golfstats.deals import seeded_board
-from golfstats.report import build_report, load_runs
+from golfstats.report import build_report
 from golfstats.report.compare import (
     compare_policies,
     match_play,
@@ -27,7 +27,7 @@ from golfstats.report.compare import (
 )
 from golfstats.report.course import CourseError, date_seed, make_course
 from golfstats.report.par import Pmf, hole_par_summary, par_from_hist, round_par, versus_hole_par
-from golfstats.report.runs import ReportError, load_run, resolve_policy
+from golfstats.runs import RunError, load_run, load_runs, resolve_policy
 from golfstats.rules import parse_variant
 from golfstats.solver import solve
 
@@ -136,9 +136,9 @@ def test_compare_on_a_constructed_case():
 
 def test_resolve_policy_names_what_the_run_has():
     assert resolve_policy("lookahead:depth=1", ["lookahead", "exact"]) == "lookahead"
-    with pytest.raises(ReportError, match="not in the run"):
+    with pytest.raises(RunError, match="not in the run"):
         resolve_policy("greedy", ["lookahead", "exact"])
-    with pytest.raises(ReportError, match="unknown policy"):
+    with pytest.raises(RunError, match="unknown policy"):
         resolve_policy("bogus", ["lookahead"])
 
 
@@ -199,7 +199,7 @@ def test_load_run_without_a_summary_summarizes_the_deal_rows(run_dirs, tmp_path)
 
 
 def test_load_run_refuses_what_is_not_a_run(tmp_path):
-    with pytest.raises(ReportError, match="no such run directory"):
+    with pytest.raises(RunError, match="no such run directory"):
         load_run(tmp_path / "missing")
-    with pytest.raises(ReportError, match="not a run directory"):
+    with pytest.raises(RunError, match="not a run directory"):
         load_run(tmp_path)

@@ -14,7 +14,7 @@ from test_report_support import write_run
 from typer.testing import CliRunner
 
 from golfstats.cli import app
-from golfstats.report.study import StudyConfig, plan_sizes, required_n
+from golfstats.study import StudyConfig, plan_sizes, required_n
 from golfstats.stats import wilson
 
 runner = CliRunner()

@@ -13,9 +13,9 @@ from pathlib import Path
 import polars as pl
 
 from golfstats.policies import parse_policy
-from golfstats.report.runs import SUMMARY_SCHEMA
 from golfstats.rules import RULES_VERSION, Rules, parse_variant
-from golfstats.sim import DEAL_SCHEMA, Chunk, summarize
+from golfstats.runs import DEAL_SCHEMA, SUMMARY_SCHEMA, summarize
+from golfstats.sim import Chunk
 from golfstats.sim.plan import RunSpec
 from golfstats.sim.work import play_chunk
 

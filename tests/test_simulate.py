@@ -22,17 +22,15 @@ from typer.testing import CliRunner
 
 from golfstats.cli import app
 from golfstats.deals import seeded_deals
-from golfstats.policies import play_deals
+from golfstats.policies import play_deals, policies_from_names
 from golfstats.rules import RULES_VERSION, parse_variant
+from golfstats.runs import DEAL_SCHEMA, summarize
 from golfstats.sim import (
-    DEAL_SCHEMA,
     SimConfig,
     SimError,
     auto_chunk_size,
     plan_chunks,
-    policies_from_names,
     run_simulation,
-    summarize,
 )
 from golfstats.sim.work import DELAY_ENV, FAIL_CHUNK_ENV
 from golfstats.stats import wilson
@@ -109,8 +107,9 @@ def test_summarize_a_known_frame():
         "variant": ["v"] * 4 + ["v"] * 3, "policy": ["a"] * 4 + ["b"] * 3,
         "won": [True, False, True, True, False, False, True],
         "strokes": [-2, 3, 0, -1, 4, 4, -5], "points": [1, 2, 3, 4, 5, 6, 7],
-        "draws": [1] * 7, "moves": [1] * 7, "longest_chain": [1] * 7, "states": [0] * 7,
-        "seconds": [0.5] * 7,
+        "draws": [1] * 7, "n_moves": [1] * 7, "longest_chain": [1] * 7, "states": [0] * 7,
+        "seconds": [0.5] * 7, "truncated": [False] * 7,
+        "win_p": [None] * 4 + [0.5, 0.25, 0.75], "expected_strokes": [None] * 4 + [1.0, 2.0, 3.0],
     })
     summary = summarize(deals)
     a, b = summary.row(0, named=True), summary.row(1, named=True)
@@ -121,6 +120,28 @@ def test_summarize_a_known_frame():
     assert a["stroke_hist"] == [{"strokes": s, "count": 1} for s in (-2, -1, 0, 3)]
     assert b["stroke_hist"] == [{"strokes": -5, "count": 1}, {"strokes": 4, "count": 2}]
     assert a["cpu_seconds"] == pytest.approx(2.0)
+    # exact honest values: only for the policy that gives them; mean +/- 1.96 standard errors
+    assert (a["n_win_p"], a["mean_win_p"], a["win_p_ci_low"]) == (0, None, None)
+    assert (b["n_win_p"], b["mean_win_p"], b["mean_expected_strokes"]) == (3, 0.5, 2.0)
+    half = 1.959963984540054 * 0.25 / 3 ** 0.5  # sample sd of 0.5, 0.25, 0.75 is 0.25
+    assert (b["win_p_ci_low"], b["win_p_ci_high"]) == pytest.approx((0.5 - half, 0.5 + half))
+
+
+def test_truncated_deals_are_counted_apart():
+    """A deal whose search a budget cut short is counted in ``truncated`` and left out of
+    the win rate, its interval and the strokes."""
+    deals = pl.DataFrame({
+        "variant": ["v"] * 4, "policy": ["a"] * 4, "won": [True, False, False, True],
+        "strokes": [-2, 3, 9, -1], "points": [1] * 4, "draws": [1] * 4, "n_moves": [1] * 4,
+        "longest_chain": [1] * 4, "states": [5] * 4, "seconds": [0.5] * 4,
+        "truncated": [False, False, True, True],
+        "win_p": [None] * 4, "expected_strokes": [None] * 4,
+    }, schema_overrides={"win_p": pl.Float64, "expected_strokes": pl.Float64})
+    a = summarize(deals).row(0, named=True)
+    assert (a["n"], a["truncated"], a["wins"], a["win_rate"]) == (4, 2, 1, 0.5)
+    assert (a["ci_low"], a["ci_high"]) == pytest.approx(wilson(1, 2))
+    assert (a["min_strokes"], a["max_strokes"]) == (-2, 3)
+    assert sum(h["count"] for h in a["stroke_hist"]) == 2
 
 
 # ------------------------------------------------------------------ a run and its files
@@ -137,7 +158,8 @@ def test_paired_rows_equal_direct_play(run_one_worker):
         for policy in POLICIES:
             direct = play_deals(RULES, policy, batch, "strokes")
             row = rows.filter((pl.col("policy") == policy.spec) & (pl.col("deal_index") == index))
-            for key in ("won", "strokes", "points", "draws", "moves", "longest_chain", "states"):
+            for key in ("won", "strokes", "points", "draws", "n_moves", "longest_chain", "states",
+                        "truncated"):
                 assert row[key].item() == direct[key][0], (index, policy.spec, key)
     # paired: on every deal the clairvoyant optimum is never worse than an honest player
     wide = rows.pivot(on="policy", index="deal_index", values="strokes")

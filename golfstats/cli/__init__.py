@@ -1,23 +1,50 @@
-"""The ``golfstats`` command line: a thin Typer app.
+"""The ``golfstats`` command line: a thin Typer app (``cli.app``).
 
-Each command lives in the module of its family (``game``: variants, deal, solve,
-hint, play; ``simulate``; ``report``: report, par, course, compare, study) and only
-parses, calls the library and prints.  Heavy imports (numba, polars, matplotlib)
-happen inside the commands, so ``golfstats --help`` is instant.
+Every command is registered here, explicitly; each lives in the module of its family
+(``catalog``: variants, policies, deal; ``solving``: solve, hint, play; ``simulate``;
+``reports``: report, par, compare, course; ``study``) and only parses, calls the
+library and prints.  Options shared by several commands (the rule set, the board
+source) are declared once in ``cli.options``.  Heavy imports (numba, polars,
+matplotlib) happen inside the commands, so ``golfstats --help`` is instant.
 """
 
 from __future__ import annotations
 
 import typer
 
-app = typer.Typer(
-    name="golfstats",
-    help="Statistics, simulation and exact solving for Golf solitaire and its variants "
-         "(see `golfstats variants`).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+from golfstats.cli import catalog, reports, simulate, solving, study
+from golfstats.cli.app import app
+from golfstats.cli.output import MOVES_NOTATION
+
+
+
+def _help(func) -> str:
+    """The command's docstring as help: paragraphs kept, the line breaks inside a paragraph
+    turned into spaces (the help is wrapped to the terminal, never cut mid-sentence)."""
+    import inspect
+
+    text = inspect.cleandoc(func.__doc__ or "")
+    return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n"))
+
+
+def _register(name: str, func, epilog: str | None = None) -> None:
+    app.command(name, help=_help(func), epilog=epilog)(func)
+
+
+_register("variants", catalog.variants_command)
+_register("policies", catalog.policies_command)
+_register("deal", catalog.deal_command)
+_register("solve", solving.solve_command, MOVES_NOTATION)
+_register("hint", solving.hint_command, MOVES_NOTATION)
+_register("play", solving.play_command, MOVES_NOTATION)
+_register("simulate", simulate.simulate)
+_register("report", reports.report)
+_register("par", reports.par)
+_register("compare", reports.compare)
+_register("course", reports.course)
+_register("study", study.study)
+
+__all__ = ["app", "main"]
 
 
 def main() -> None:
@@ -42,7 +69,3 @@ def main() -> None:
         typer.echo("golfstats: interrupted", err=True)
         sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
-
-
-# Command modules register themselves on ``app`` when imported.
-from golfstats.cli import game, report, simulate  # noqa: E402,F401

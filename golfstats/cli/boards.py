@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from golfstats.cli.common import fail, pysol_numbers
+from golfstats.cli.options import PYSOL_MAX, BoardSource, fail
 
 if TYPE_CHECKING:
     from golfstats.board import Board
@@ -62,7 +62,7 @@ def file_boards(rules: Rules, path: Path) -> Iterator[Loaded]:
         return
     boards = parse_boards(text, rules)
     if not boards:
-        yield Loaded(name, error=f"{name}: no board found (see RULES.md for the board text)")
+        yield Loaded(name, error=f"{name}: no board found (board text: see docs/rules.md)")
     for number, item in enumerate(boards, start=1):
         label = f"{name}#{number}"
         if isinstance(item, BoardError):
@@ -97,8 +97,28 @@ def pysol_boards(rules: Rules, numbers: range) -> Iterator[Loaded]:
         yield Loaded(f"pysol:{number}", board)
 
 
-def check_sources(files: list[Path], seed: int | None, index: int, pysol: str | None,
-                   count: int = 1, many: bool = False) -> None:
+def pysol_numbers(text: str, allow_range: bool = True) -> range:
+    """``1234`` or ``1-3000`` -> PySol deal numbers as a ``range`` (never a list, so a huge
+    range costs nothing until it is walked); numbers must be 1 .. 2**33-1.  Errors exit."""
+    lo_text, dash, hi_text = text.strip().partition("-")
+    if dash and not allow_range:
+        fail(f"--pysol takes one deal number here, not {text!r} (ranges A-B are for solve and odds)")
+    try:
+        lo = int(lo_text)
+        hi = int(hi_text) if dash else lo
+    except ValueError:
+        fail(f"--pysol takes a deal number N{' or a range A-B' if allow_range else ''}, "
+             f"not {text!r}")
+    if not (1 <= lo <= PYSOL_MAX and 1 <= hi <= PYSOL_MAX):
+        fail(f"PySol deal numbers run from 1 to {PYSOL_MAX}, not {text!r}")
+    if lo > hi:
+        fail(f"--pysol range {text!r} runs backwards")
+    return range(lo, hi + 1)
+
+
+def check_sources(source: BoardSource, many: bool = False) -> None:
+    """Exactly one board source, used consistently; errors exit."""
+    files, seed, index, count, pysol = source
     given = [name for name, used in (("a board FILE", bool(files)), ("--seed", seed is not None),
                                       ("--pysol", pysol is not None)) if used]
     file_word = "board FILEs" if many else "a board FILE"
@@ -116,9 +136,10 @@ def check_sources(files: list[Path], seed: int | None, index: int, pysol: str | 
         fail("standard input ('-') can be read only once")
 
 
-def sources(rules: Rules, files: list[Path], seed: int | None, index: int, count: int,
-             pysol: str | None, many: bool) -> Iterator[Loaded]:
-    """The boards of whichever source was given (checked by ``check_sources``)."""
+def sources(rules: Rules, source: BoardSource, many: bool) -> Iterator[Loaded]:
+    """The boards of the source (checked first: errors exit)."""
+    check_sources(source, many)
+    files, seed, index, count, pysol = source
     if files:
         for path in files:
             yield from file_boards(rules, path)
@@ -128,12 +149,9 @@ def sources(rules: Rules, files: list[Path], seed: int | None, index: int, count
         yield from pysol_boards(rules, pysol_numbers(pysol, allow_range=many))
 
 
-def one_board(rules: Rules, file: Path | None, seed: int | None, index: int,
-               pysol: str | None) -> Loaded:
+def one_board(rules: Rules, source: BoardSource) -> Loaded:
     """The single board a command works on; any problem exits with a one-line error."""
-    files = [file] if file is not None else []
-    check_sources(files, seed, index, pysol)
-    loaded = list(sources(rules, files, seed, index, 1, pysol, many=False))
+    loaded = list(sources(rules, source, many=False))
     for item in loaded:
         if item.error:
             fail(item.error)

@@ -9,21 +9,10 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli import app
-from golfstats.cli.common import (
-    DeadQueenOpt,
-    DrawOpt,
-    EmptyStartOpt,
-    GoalChoice,
-    GoalOpt,
-    JokersOpt,
-    VariantOpt,
-    fail,
-    resolve_rules,
-)
-
-_DEFAULT_SEED = 2026  # golfstats.sim.DEFAULT_SEED (not imported: it would load polars)
-_DEFAULT_POLICIES = ("greedy", "lookahead", "exact")
+from golfstats.cli.options import GoalChoice, GoalOpt, SeedOpt, fail, rule_options
+from golfstats.deals import DEFAULT_SEED
+from golfstats.policies import DEFAULT_POLICIES
+from golfstats.rules import Rules
 
 
 class Backend(StrEnum):
@@ -38,26 +27,16 @@ class LogLevel(StrEnum):
     error = "error"
 
 
-@app.command(help=(
-    "Play N seeded deals with every policy (each policy sees the same deals), over all "
-    "cores or a Dask cluster, into Parquet: DIR/deals/part-*.parquet (one row per deal and "
-    "policy), DIR/summary.parquet (per policy: win rate with Wilson 95% interval, strokes) "
-    "and DIR/run.json (command, versions, seed, timings).  Rows are the same whatever "
-    "--workers, --chunk-size or --backend; an interrupted run is finished with --resume."))
+@rule_options("putt-putt")
 def simulate(
-    variant: VariantOpt = "putt-putt",
-    jokers: JokersOpt = None,
-    empty_start: EmptyStartOpt = None,
-    draw: DrawOpt = None,
-    dead_queen: DeadQueenOpt = None,
+    rules: Rules,
     n: Annotated[int, typer.Option(
         "-n", "--n", help="Number of deals (deal indices 0 .. N-1 of --seed).")] = 10_000,
-    seed: Annotated[int, typer.Option(
-        "--seed", help="Seed of the deals: deal i depends only on (seed, i).")] = _DEFAULT_SEED,
+    seed: SeedOpt = DEFAULT_SEED,
     policy: Annotated[list[str] | None, typer.Option(
         "--policy", "-p", help="A policy to play every deal with; repeat for several "
-        "(random, greedy, lookahead, sampling, exact; parameters as lookahead:depth=2).  "
-        "Default: greedy, lookahead and exact.")] = None,
+        "(`golfstats policies` lists them; parameters as lookahead:depth=2).  "
+        f"Default: {', '.join(DEFAULT_POLICIES)}.")] = None,
     goal: GoalOpt = GoalChoice.strokes,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-w", help="Worker processes (local), or local dask workers when "
@@ -66,7 +45,7 @@ def simulate(
         "--out", "-o", help="Run directory.  Default: results/runs/<variant>-n<N>-s<seed>.")] = None,
     chunk_size: Annotated[int | None, typer.Option(
         "--chunk-size", help="Deals per chunk (a unit of work and one Parquet part).  Default: "
-        "from the policies (50,000 for greedy, 250 with exact), or the resumed run's.")] = None,
+        "from the slowest policy (50,000 for greedy, 250 with exact), or the resumed run's.")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Finish the run in --out: keep its complete parts, play the rest "
         "(the same variant, n, seed, policies and goal are required).")] = False,
@@ -84,31 +63,38 @@ def simulate(
         "--scheduler", help="Address of the dask scheduler, e.g. tcp://10.0.0.5:8786 "
         "(--backend dask; without it a local dask cluster is started).")] = None,
 ) -> None:
+    """Play N seeded deals with every policy (each policy sees the same deals), over all
+    cores or a Dask cluster, into Parquet.
+
+    DIR/deals/part-*.parquet holds one row per deal and policy, DIR/summary.parquet one
+    row per policy (win rate with its Wilson 95% interval, strokes), DIR/run.json the
+    command, versions, seed and timings.  Rows are the same whatever --workers,
+    --chunk-size or --backend; an interrupted run is finished with --resume.  --goal
+    applies to the clairvoyant solver (exact).
+    """
     import os
 
-    from golfstats.policies import PolicyError
-    from golfstats.sim import SimConfig, SimError, policies_from_names, run_simulation
+    from golfstats.policies import PolicyError, policies_from_names
+    from golfstats.sim import SimConfig, SimError, run_simulation
 
-    rules = resolve_rules(variant, jokers, empty_start, draw, dead_queen)
     try:
-        policies = policies_from_names(policy or _DEFAULT_POLICIES)
+        policies = policies_from_names(policy or DEFAULT_POLICIES)
     except PolicyError as exc:
         fail(str(exc))
     config = SimConfig(rules=rules, policies=policies, n=n, seed=seed, goal=goal.value,
                        workers=workers if workers is not None else (os.cpu_count() or 1),
                        chunk_size=chunk_size, out=out, resume=resume, backend=backend.value,
                        scheduler=scheduler)
-    try:
-        config.validate()
-    except SimError as exc:
-        fail(str(exc))
-    if not quiet:
-        typer.echo(f"simulate {rules.id}: n={n:,}, seed {seed}, policies "
-                   f"{', '.join(config.policy_specs)} -> {config.run_dir}", err=True)
+
+    def started() -> None:  # every check passed: say what runs
+        if not quiet:
+            typer.echo(f"simulate {rules.id}: n={n:,}, seed {seed}, policies "
+                       f"{', '.join(config.policy_specs)} -> {config.run_dir}", err=True)
+
     handler = _console_log(logging.WARNING if quiet else log_level.value.upper())
     try:
         run_dir = run_simulation(config, progress=not quiet, log_file=log_file,
-                                 log_level=log_level.value.upper())
+                                 log_level=log_level.value.upper(), on_start=started)
     except SimError as exc:
         fail(str(exc), code=1)
     except KeyboardInterrupt:
@@ -129,24 +115,39 @@ def _console_log(level: str | int) -> logging.Handler:
 
 
 def _print_summary(run_dir: Path, config) -> None:
+    """The summary table; it stays readable in an 80-column terminal (policy names with
+    parameters wrap rather than squeezing the numbers)."""
     import polars as pl
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    from golfstats.sim import SUMMARY
+    from golfstats.runs import SUMMARY
 
     summary = pl.read_parquet(run_dir / SUMMARY)
     order = {spec: i for i, spec in enumerate(config.policy_specs)}
     rows = sorted(summary.iter_rows(named=True), key=lambda r: order.get(r["policy"], len(order)))
     table = Table(box=box.SIMPLE_HEAD, title=f"{config.rules.id}: {config.n:,} deals, seed {config.seed}",
-                  caption=f"strokes and points: means; median: of strokes; {run_dir}")
-    table.add_column("policy", no_wrap=True)
-    for name in ("deals", "wins", "win %", "95% CI", "strokes", "median", "points"):
+                  caption=f"strokes, points: means; median: of strokes; {run_dir}")
+    table.add_column("policy", overflow="fold", min_width=6)
+    for name in ("deals", "win %", "95% CI", "strokes", "median", "points"):
         table.add_column(name, justify="right", no_wrap=True)
+    truncated = sum(r["truncated"] for r in rows)
+    if truncated:
+        table.add_column("cut", justify="right", no_wrap=True)
     for r in rows:
-        table.add_row(r["policy"], f"{r['n']:,}", f"{r['wins']:,}", f"{100 * r['win_rate']:.2f}",
-                      f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}",
-                      f"{r['mean_strokes']:.2f}", f"{r['median_strokes']:g}",
-                      f"{r['mean_points']:.1f}")
+        cells = [r["policy"], f"{r['n']:,}", _pct(r["win_rate"]),
+                 f"{_pct(r['ci_low'])}-{_pct(r['ci_high'])}", _num(r["mean_strokes"], ".2f"),
+                 _num(r["median_strokes"], "g"), _num(r["mean_points"], ".1f")]
+        table.add_row(*cells, *([f"{r['truncated']:,}"] if truncated else []))
     Console().print(table)
+    if truncated:
+        Console().print("cut: deals a search budget cut short, left out of the other figures.")
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.2f}"
+
+
+def _num(x, fmt: str) -> str:
+    return "-" if x is None else format(x, fmt)

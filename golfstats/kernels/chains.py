@@ -2,8 +2,12 @@
 
 ``enumerate_chains`` lists each distinct position (column heights, top) a chain of
 plays can reach from the current one, the current one included (the empty chain),
-with a parent link to rebuild the plays.  Honest policies choose among these
-endpoints; what happens after them depends on the unseen stock.  No I/O, no RNG.
+with a parent link to rebuild the plays.  It is complete: nothing cuts it short (a
+golf tableau has at most 6**7 height vectors, and the stockless games never enumerate
+chains, see ``kernels.lookahead``).  ``chain_candidates`` and ``chain_plan`` are the
+skeleton every "best chain, then draw" player shares: the endpoints a draw may follow,
+and the plan that plays the chosen one and draws.  ``longest_chain`` is the most cards
+one chain can take.  No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -11,39 +15,20 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.search import EMPTY, _grow, _insert
-
-DRAW = -1
-
-
-@nb.njit(cache=True, nogil=True)
-def height_code(heights, radix):
-    code = 0
-    p = 1
-    for c in range(heights.shape[0]):
-        code += heights[c] * p
-        p *= radix
-    return code
+from golfstats.kernels.constants import DRAW
+from golfstats.kernels.core import can_play, height_code
+from golfstats.kernels.hashset import EMPTY, find_slot, grow, grow_map, insert, new_set
 
 
 @nb.njit(cache=True, nogil=True)
-def can_play(exposed, heights, top, play_next):
-    for c in range(heights.shape[0]):
-        h = heights[c]
-        if h > 0 and play_next[top, exposed[c, h]] >= 0:
-            return True
-    return False
-
-
-@nb.njit(cache=True, nogil=True)
-def enumerate_chains(exposed, heights, top, play_next, limit):
-    """Endpoints of every chain of plays from (heights, top), breadth-first.
+def enumerate_chains(kt, exposed, heights, top):
+    """Endpoints of every chain of plays from (heights, top), breadth-first, columns in order.
 
     Returns ``(n, ends_heights, ends_top, ends_len, parent, move)``: endpoint i has
     column heights ``ends_heights[i]``, top ``ends_top[i]``, was reached by ``ends_len[i]``
     plays, the last being ``move[i]`` from endpoint ``parent[i]`` (-1 for the start).
-    At most ``limit`` endpoints are listed (the chains of a golf deal are far fewer).
     """
+    play_next = kt.play_next
     ncols = heights.shape[0]
     radix = exposed.shape[1]
     cap = 64
@@ -53,17 +38,17 @@ def enumerate_chains(exposed, heights, top, play_next, limit):
     parent = np.empty(cap, np.int64)
     move = np.empty(cap, np.int64)
     n_tops = play_next.shape[0]
-    seen = np.full(256, EMPTY, np.int64)
+    seen = new_set(8)
     used = 1
     ends_heights[0] = heights
     ends_top[0] = top
     ends_len[0] = 0
     parent[0] = -1
     move[0] = DRAW
-    _insert(seen, height_code(heights, radix) * n_tops + top)
+    insert(seen, height_code(heights, radix) * n_tops + top)
     n = 1
     i = 0
-    while i < n and n < limit:
+    while i < n:
         for c in range(ncols):
             h = ends_heights[i, c]
             if h == 0:
@@ -72,12 +57,10 @@ def enumerate_chains(exposed, heights, top, play_next, limit):
             if nxt < 0:
                 continue
             ends_heights[i, c] -= 1
-            key = height_code(ends_heights[i], radix) * n_tops + nxt
-            fresh = _insert(seen, key)
-            if fresh:
+            if insert(seen, height_code(ends_heights[i], radix) * n_tops + nxt):
                 used += 1
                 if 2 * used > seen.shape[0]:
-                    seen = _grow(seen)
+                    seen = grow(seen)
                 if n == ends_top.shape[0]:
                     ends_heights, ends_top, ends_len, parent, move = _grow_ends(
                         ends_heights, ends_top, ends_len, parent, move)
@@ -88,8 +71,6 @@ def enumerate_chains(exposed, heights, top, play_next, limit):
                 move[n] = c
                 n += 1
             ends_heights[i, c] += 1
-            if n >= limit:
-                break
         i += 1
     return n, ends_heights, ends_top, ends_len, parent, move
 
@@ -122,13 +103,51 @@ def chain_moves(i, ends_len, parent, move, out):
 
 
 @nb.njit(cache=True, nogil=True)
-def longest_chain(exposed, heights, top, play_next, budget):
-    """The most cards one chain of plays can take from (heights, top).
+def chain_candidates(kt, exposed, ends_heights, ends_top, n, n_left):
+    """The endpoints (of ``enumerate_chains``) a player may stop at and draw: all of
+    them under draw any-time, only those with no play left under draw when-stuck (while
+    stock remains).  Returns ``(candidates, count)``, in enumeration order."""
+    candidates = np.empty(n, np.int64)
+    count = 0
+    for i in range(n):
+        if kt.when_stuck and n_left > 0 and can_play(kt.play_next, exposed, ends_heights[i],
+                                                     ends_top[i]):
+            continue
+        candidates[count] = i
+        count += 1
+    return candidates, count
 
-    Plain depth-first search on a private copy of ``heights``; it visits at most
-    ``budget`` positions (golf chains are short and narrow, so it rarely matters)
-    and returns the longest chain seen.
-    """
+
+@nb.njit(cache=True, nogil=True)
+def chain_plan(best, ends_heights, ends_len, parent, move, n_left, plan):
+    """The plan of a "best chain, then draw" player: the plays to endpoint ``best``, then
+    a draw if stock and tableau cards remain.  Returns its length."""
+    m = chain_moves(best, ends_len, parent, move, plan)
+    if n_left > 0 and ends_heights[best].sum() > 0:
+        plan[m] = DRAW
+        m += 1
+    return m
+
+
+#: Positions the plain depth-first longest-chain search visits before it hands over to
+#: the memoised one (both are exact; the plain one is faster on the short chains of
+#: almost every golf position, the memoised one never revisits a position).
+_PLAIN_BUDGET = 20_000
+
+
+@nb.njit(cache=True, nogil=True)
+def longest_chain(play_next, exposed, heights, top):
+    """The most cards one chain of plays can take from (heights, top): exact."""
+    best, finished = _longest_plain(play_next, exposed, heights, top, _PLAIN_BUDGET)
+    if finished:
+        return best
+    return _longest_memo(play_next, exposed, heights, top)
+
+
+@nb.njit(cache=True, nogil=True)
+def _longest_plain(play_next, exposed, heights, top, budget):
+    """Depth-first over every chain on a private copy of ``heights``; ``(best, finished)``,
+    finished False when ``budget`` positions were visited before the search ended."""
     ncols = heights.shape[0]
     h = heights.copy()
     depth_max = 0
@@ -142,7 +161,9 @@ def longest_chain(exposed, heights, top, play_next, budget):
     sp = 0
     best = 0
     visited = 0
-    while sp >= 0 and visited < budget:
+    while sp >= 0:
+        if visited >= budget:
+            return best, False
         c = next_col[sp]
         pushed = False
         while c < ncols:
@@ -166,4 +187,68 @@ def longest_chain(exposed, heights, top, play_next, budget):
             sp -= 1
             if sp >= 0:
                 h[played[sp]] += 1
-    return best
+    return best, True
+
+
+@nb.njit(cache=True, nogil=True)
+def _longest_memo(play_next, exposed, heights, top):
+    """Longest chain by a depth-first search that remembers, per (heights, top), the
+    longest chain from there (a position is expanded once)."""
+    ncols = heights.shape[0]
+    radix = exposed.shape[1]
+    n_tops = play_next.shape[0]
+    keys = new_set(10)
+    vals = np.zeros(keys.shape[0], np.int64)
+    used = 0
+    h = heights.copy()
+    depth_max = h.sum()
+    tops = np.empty(depth_max + 1, np.int64)
+    next_col = np.empty(depth_max + 1, np.int64)
+    played = np.empty(depth_max + 1, np.int64)
+    best_at = np.zeros(depth_max + 1, np.int64)  # longest chain found below each stack level
+    tops[0] = top
+    next_col[0] = 0
+    sp = 0
+    while sp >= 0:
+        c = next_col[sp]
+        pushed = False
+        while c < ncols:
+            hc = h[c]
+            if hc > 0:
+                nxt = play_next[tops[sp], exposed[c, hc]]
+                if nxt >= 0:
+                    next_col[sp] = c + 1
+                    h[c] -= 1
+                    slot = find_slot(keys, height_code(h, radix) * n_tops + nxt)
+                    if keys[slot] != EMPTY:  # known: no need to go down again
+                        h[c] += 1
+                        if vals[slot] + 1 > best_at[sp]:
+                            best_at[sp] = vals[slot] + 1
+                        c += 1
+                        continue
+                    played[sp] = c
+                    sp += 1
+                    tops[sp] = nxt
+                    next_col[sp] = 0
+                    best_at[sp] = 0
+                    pushed = True
+                    break
+            c += 1
+        if not pushed:
+            # (h, tops[sp]) is finished: remember it, and pass its length to the parent
+            key = height_code(h, radix) * n_tops + tops[sp]
+            if 2 * (used + 1) > keys.shape[0]:
+                keys, vals = grow_map(keys, vals)
+            slot = find_slot(keys, key)
+            keys[slot] = key
+            vals[slot] = best_at[sp]
+            used += 1
+            done = best_at[sp]
+            sp -= 1
+            if sp >= 0:
+                h[played[sp]] += 1
+                if done + 1 > best_at[sp]:
+                    best_at[sp] = done + 1
+            else:
+                return done
+    return 0

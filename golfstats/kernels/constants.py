@@ -24,3 +24,8 @@ FINISHED, ILLEGAL_PLAN, TRUNCATED = 0, 1, 2
 #: Ids of the compiled players (``kernels.playout`` dispatches on them; the policy
 #: registry in ``golfstats.policies`` names them).
 RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
+
+#: State budget of one stockless search (Black Hole, All in a Row) inside a player or
+#: the solver: its hash set then holds at most 2**26 keys (512 MB).  A search that
+#: reaches it stops and reports the position unresolved (``TRUNCATED``).
+STOCKLESS_MAX_STATES = 20_000_000

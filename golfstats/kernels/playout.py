@@ -3,8 +3,10 @@
 The loop owns the stock; a policy only ever sees the visible position (tableau,
 top, how many stock cards are left and the multiset of their kinds) through
 ``decide``.  A decision is a *plan*: a chain of plays, possibly followed by one
-draw, all chosen from what is visible; the loop checks each move is legal.
-No I/O; all randomness comes from the deal's key (``kernels.rng``).
+draw, all chosen from what is visible; the loop checks each move is legal.  A plan
+computed under a search budget that was reached marks the hand truncated.
+Parameters reach a player as an int64 array in the order its registry entry declares
+them.  No I/O; all randomness comes from the deal's key (``kernels.rng``).
 """
 
 from __future__ import annotations
@@ -12,15 +14,22 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from golfstats.kernels.constants import (
+    DRAW,
+    FINISHED,
+    GREEDY,
+    ILLEGAL_PLAN,
+    KIND_SLOTS,
+    LOOKAHEAD,
+    NO_CARD,
+    NO_MOVE,
+    RANDOM,
+    SAMPLING,
+)
+from golfstats.kernels.core import can_play, card_kind
 from golfstats.kernels.lookahead import lookahead_plan
 from golfstats.kernels.rng import below, new_state
-from golfstats.kernels.sampling import sampling_plan
-
-DRAW = -1
-# Policy ids of the compiled players; the registry in ``golfstats.policies`` names them.
-RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
-# Play-out status
-FINISHED, ILLEGAL_PLAN, NO_PLAN = 0, 1, 2
+from golfstats.kernels.sampling import sampling_plan, solved_plan
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -63,13 +72,16 @@ def greedy_plan(kt, exposed, heights, top, n_left, plan):
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def decide(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    """The plan of ``policy`` for the visible position; its length (0: nothing to do)."""
+    """The plan of ``policy`` for the visible position: ``(length, truncated)`` (length 0:
+    nothing to do)."""
     if policy == RANDOM:
-        return random_plan(kt, exposed, heights, top, n_left, rng, plan)
+        return random_plan(kt, exposed, heights, top, n_left, rng, plan), False
     if policy == GREEDY:
-        return greedy_plan(kt, exposed, heights, top, n_left, plan)
+        return greedy_plan(kt, exposed, heights, top, n_left, plan), False
     if policy == LOOKAHEAD:
-        return lookahead_plan(params[0], kt, exposed, heights, top, n_left, unseen, plan)
+        if kt.stockless:  # nothing hidden, the hand is one chain: the best is the solver's
+            return solved_plan(kt, exposed, heights, np.empty(0, np.int64), top, kv, kb, plan)
+        return lookahead_plan(params[0], kt, exposed, heights, top, n_left, unseen, plan), False
     return sampling_plan(params[0], kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
 
 
@@ -77,10 +89,10 @@ def decide(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, k
 def play_hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
     """Play one hand to its end.
 
-    Returns ``(status, won, strokes, points, draws, n_moves, longest_chain)``; the
-    moves are in ``moves_out[:n_moves]`` (``c >= 0`` play column c, -1 draw).
+    Returns ``(status, won, strokes, points, draws, n_moves, longest_chain, truncated)``;
+    the moves are in ``moves_out[:n_moves]`` (``c >= 0`` play column c, -1 draw).
     """
-    work = np.empty(moves_out.shape[0] + 16, np.int64)
+    work = np.empty(moves_out.shape[0] + KIND_SLOTS, np.int64)
     return _play(policy, params, kt, exposed, heights0.copy(), stock, top0, key, kv, kb, moves_out,
                  work, new_state(key))
 
@@ -88,21 +100,24 @@ def play_hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, m
 @nb.njit(nogil=True, inline="always")
 def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_out, work, rng):
     """``play_hand`` on caller-owned scratch: ``heights`` is played down in place, ``work``
-    holds the unseen counts (16) then the plan; ``rng`` is reseeded from ``key``."""
+    holds the unseen counts (``KIND_SLOTS``) then the plan; ``rng`` is reseeded from ``key``."""
     n = stock.shape[0]
-    unseen = work[:16]
+    unseen = work[:KIND_SLOTS]
     unseen[:] = 0
     for j in range(n):
         unseen[stock[j]] += 1
-    plan = work[16:]
+    plan = work[KIND_SLOTS:]
     rng[0] = np.uint64(key)
     top = top0
     k = 0
     left = heights.sum()
     points = draws = streak = longest = n_moves = 0
     status = FINISHED
+    truncated = False
     while left > 0:
-        n_plan = decide(policy, params, kt, exposed, heights, top, n - k, unseen, rng, kv, kb, plan)
+        n_plan, cut = decide(policy, params, kt, exposed, heights, top, n - k, unseen, rng, kv, kb,
+                             plan)
+        truncated |= cut
         if n_plan == 0:
             break  # no legal move: the hand is over
         for i in range(n_plan):
@@ -111,7 +126,7 @@ def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_
                 if k >= n:
                     status = ILLEGAL_PLAN
                     break
-                if kt.when_stuck and _can_play(kt, exposed, heights, top):
+                if kt.when_stuck and can_play(kt.play_next, exposed, heights, top):
                     status = ILLEGAL_PLAN
                     break
                 kind = stock[k]
@@ -145,16 +160,7 @@ def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_
         strokes = -(n - k)
     else:
         strokes = left
-    return status, won, strokes, points, draws, n_moves, longest
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _can_play(kt, exposed, heights, top):
-    for c in range(heights.shape[0]):
-        h = heights[c]
-        if h > 0 and kt.play_next[top, exposed[c, h]] >= 0:
-            return True
-    return False
+    return status, won, strokes, points, draws, n_moves, longest, truncated
 
 
 @nb.njit(cache=True, nogil=True)
@@ -166,21 +172,18 @@ def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights,
     """
     for c in range(columns):
         heights[c] = height
-        exposed[c, 0] = 14
+        exposed[c, 0] = NO_CARD
         for i in range(height):
-            card = cards[c * height + i]
-            exposed[c, i + 1] = 0 if card >= 52 else card % 13 + 1
+            exposed[c, i + 1] = card_kind(cards[c * height + i])
     rest = columns * height
     top = any_top
     if start == 0:
-        card = cards[rest]
-        top = drawn[0 if card >= 52 else card % 13 + 1]
+        top = drawn[card_kind(cards[rest])]
         rest += 1
     elif start == 2:
         top = drawn[1]
     for j in range(stock.shape[0]):
-        card = cards[rest + j]
-        stock[j] = 0 if card >= 52 else card % 13 + 1
+        stock[j] = card_kind(cards[rest + j])
     return top
 
 
@@ -188,8 +191,8 @@ def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights,
 def play_batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb,
                out, moves_out, record):
     """Play every deal of ``cards`` (layout order).  ``out[d]`` receives
-    (status, won, strokes, points, draws, moves, longest_chain); with ``record`` the
-    moves of deal d go to ``moves_out[d]`` (padded with -2).
+    (status, won, strokes, points, draws, n_moves, longest_chain, truncated); with
+    ``record`` the moves of deal d go to ``moves_out[d]`` (padded with ``NO_MOVE``).
 
     Each policy gets its own copy of the loop (the policy id is a constant in each
     branch), so the cheap players do not pay for the expensive ones' code.
@@ -216,11 +219,11 @@ def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv,
     heights = np.empty(columns, np.int64)
     stock = np.empty(n_stock, np.int64)
     moves = np.empty(columns * height + n_stock + 2, np.int64)
-    work = np.empty(moves.shape[0] + 16, np.int64)
+    work = np.empty(moves.shape[0] + KIND_SLOTS, np.int64)
     rng = new_state(0)
     for d in range(cards.shape[0]):
         top = deal_inputs(cards[d], columns, height, start, any_top, kt.drawn, exposed, heights, stock)
-        status, won, strokes, points, draws, n, longest = _play(
+        status, won, strokes, points, draws, n, longest, truncated = _play(
             policy, params, kt, exposed, heights, stock, top, keys[d], kv, kb, moves, work, rng)
         out[d, 0] = status
         out[d, 1] = won
@@ -229,6 +232,7 @@ def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv,
         out[d, 4] = draws
         out[d, 5] = n
         out[d, 6] = longest
+        out[d, 7] = truncated
         if record:
             moves_out[d, :n] = moves[:n]
-            moves_out[d, n:] = -2
+            moves_out[d, n:] = NO_MOVE

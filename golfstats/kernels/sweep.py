@@ -26,10 +26,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.tables import N_KINDS
+from golfstats.kernels.constants import DRAW, N_KINDS
+from golfstats.kernels.core import decode, reverse, step_down
 
 INF = 255
-DRAW = -1
 U = np.uint64
 #: The sweep is for golf's 7 columns: a constant trip count lets the compiler unroll
 #: the per-column loop, which halves the time per state.
@@ -49,15 +49,6 @@ def _powers(heights):
 
 
 @nb.njit(cache=True, nogil=True)
-def _digits(code, heights, dig):
-    """Decode ``code`` into ``dig``."""
-    for c in range(COLUMNS):
-        r = heights[c] + 1
-        dig[c] = code % r
-        code //= r
-
-
-@nb.njit(cache=True, nogil=True)
 def _next_turned(stock, drawn, stride):
     """``nk[j*stride + u]``: cards turned when top ``u`` first appears at or after stock index j."""
     n = stock.shape[0]
@@ -70,24 +61,7 @@ def _next_turned(stock, drawn, stride):
 
 
 @nb.njit(cache=True, nogil=True)
-def _step_down(dig, heights):
-    """Mixed-radix decrement of ``dig`` (the digits of code - 1)."""
-    c = 0
-    while dig[c] == 0:
-        dig[c] = heights[c]
-        c += 1
-    dig[c] -= 1
-
-
-@nb.njit(cache=True, nogil=True)
-def _reverse(moves, n):
-    for i in range(n // 2):
-        moves[i], moves[n - 1 - i] = moves[n - 1 - i], moves[i]
-
-
-@nb.njit(cache=True, nogil=True)
-def sweep_any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pull_dst, width,
-                   stride, cap, stop_at_win, kv, moves_out):
+def sweep_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out):
     """Solve under ``draw any-time``.
 
     Returns ``(won, strokes, stock_left, n_moves, states)`` with the optimal line in
@@ -98,23 +72,20 @@ def sweep_any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pu
     an empty start) source tops, and constant loop bounds let the compiler unroll
     that, which halves the time.  Other rule sets push from every top present.
     """
-    if width == 2:  # one group of two sources per card
-        return _any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pull_dst,
-                         stride, cap, stop_at_win, kv, moves_out, 1, 2)
-    if width == 3:
-        return _any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pull_dst,
-                         stride, cap, stop_at_win, kv, moves_out, 1, 3)
-    return _any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pull_dst,
-                     stride, cap, stop_at_win, kv, moves_out, 0, 0)
+    if kt.width == 2:  # one group of two sources per card
+        return _any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out, 1, 2)
+    if kt.width == 3:
+        return _any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out, 1, 3)
+    return _any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out, 0, 0)
 
 
 @nb.njit(inline="always", nogil=True)
-def _any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pull_dst, stride, cap,
-              stop_at_win, kv, moves_out, groups, width):
+def _any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out, groups, width):
+    play_next, pull_src, pull_dst, stride = kt.play_next, kt.pull_src, kt.pull_dst, kt.stride
     n = stock.shape[0]
     n_tops = play_next.shape[0]
     pw, full, spare_code = _powers(heights)
-    nk = _next_turned(stock, drawn, stride)
+    nk = _next_turned(stock, kt.drawn, stride)
     S = U(stride)
     KMIN = U(stride - 2)
     ex_w = U(exposed.shape[1])
@@ -187,7 +158,7 @@ def _any_time(exposed, heights, stock, top0, drawn, play_next, pull_src, pull_ds
             if stop_at_win and kv[KMIN] <= ucap:
                 break  # a play has cleared the tableau: the deal is winnable
         code -= U(1)
-        _step_down(dig, heights)
+        step_down(dig, heights)
     won = kv[KMIN] <= ucap or full == 0
     target = np.int64(0)
     k_end = np.int64(0)
@@ -245,7 +216,7 @@ def _trace_any_time(exposed, heights, top0, play_next, stride, kv, nk, pw, full,
     u = _entry(kv, code, S, n_tops, k)
     n = 0
     while not (code == full and u == top0 and k == 0):
-        _digits(code, heights, dig)
+        decode(code, heights, dig)
         moved = False
         for c in range(COLUMNS):
             if moved or dig[c] == heights[c]:
@@ -276,7 +247,7 @@ def _trace_any_time(exposed, heights, top0, play_next, stride, kv, nk, pw, full,
                     break
         if not moved:  # would mean an inconsistent table: reported as an error by the caller
             return -1
-    _reverse(moves_out, n)
+    reverse(moves_out, n)
     return n
 
 
@@ -289,13 +260,13 @@ def _exposed_bits(exposed, dig):
 
 
 @nb.njit(cache=True, nogil=True)
-def sweep_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, stride, cap,
-                     stop_at_win, kb, moves_out):
+def sweep_when_stuck(kt, exposed, heights, stock, top0, cap, stop_at_win, kb, moves_out):
     """Solve under ``draw when-stuck``; same contract as ``sweep_any_time``.
 
     ``kb`` holds a uint32 bit set per (state, top): bit k set when the state and top
     are reachable with exactly k stock cards turned.
     """
+    drawn, accepts, play_next, stride = kt.drawn, kt.accepts, kt.play_next, kt.stride
     n = stock.shape[0]
     n_tops = play_next.shape[0]
     pw, full, spare_code = _powers(heights)
@@ -349,7 +320,7 @@ def sweep_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, s
             if stop_at_win and kb[ALL] != 0:
                 break
         code -= 1
-        _step_down(dig, heights)
+        step_down(dig, heights)
     won = kb[ALL] != 0 or full == 0
     target = 0 if won else best_code
     loss_left = 0 if won else best_left
@@ -378,7 +349,7 @@ def _trace_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, 
             break
     n = 0
     while not (code == full and u == top0 and k == 0):
-        _digits(code, heights, dig)
+        decode(code, heights, dig)
         moved = False
         for c in range(COLUMNS):
             if moved or dig[c] == heights[c]:
@@ -403,5 +374,5 @@ def _trace_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, 
                     break
         if not moved:
             return -1
-    _reverse(moves_out, n)
+    reverse(moves_out, n)
     return n

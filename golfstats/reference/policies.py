@@ -13,7 +13,16 @@ from collections import Counter
 from dataclasses import dataclass
 
 from golfstats.cards import JOKER_KIND, kind
-from golfstats.engine import DRAW, Position, Top, apply, legal_moves, playable_columns
+from golfstats.engine import (
+    DRAW,
+    Line,
+    Position,
+    Top,
+    apply,
+    legal_moves,
+    playable_columns,
+    score_moves,
+)
 from golfstats.rules import Draw, Rules
 
 WIN = 1000.0
@@ -155,19 +164,13 @@ def lookahead(rules: Rules, view: View, depth: int = 1) -> list[int]:
     return best_line + ([DRAW] if view.n_left and best_left else [])
 
 
-def play_out(rules: Rules, start: Position, policy: str, depth: int = 1,
-             key: int = 0) -> list[int]:
-    """Play ``start`` to the end of the hand with a twin; the moves made."""
+def play_out(rules: Rules, start: Position, decide, key: int = 0) -> Line:
+    """Play ``start`` to the end of the hand with the twin decision rule
+    ``decide(rules, view, rng) -> plan``; the scored line."""
     rng = SplitMix64(key)
     pos, moves = start, []
     while legal_moves(rules, pos):
-        view = View.of(pos)
-        if policy == "greedy":
-            chosen = greedy(rules, view)
-        elif policy == "random":
-            chosen = random_move(rules, view, rng)
-        else:
-            chosen = lookahead(rules, view, depth)
+        chosen = decide(rules, View.of(pos), rng)
         if not chosen:
             break
         for move in chosen:
@@ -175,4 +178,4 @@ def play_out(rules: Rules, start: Position, policy: str, depth: int = 1,
             moves.append(move)
             if pos.cards_left() == 0:
                 break
-    return moves
+    return score_moves(rules, start, moves)

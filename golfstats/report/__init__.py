@@ -1,8 +1,9 @@
-"""Reports of simulate runs: tables, charts, one HTML page, par, courses, comparisons, the study.
+"""Reports of simulate runs: tables, charts, one HTML page, par, courses, comparisons.
 
 ``build_report(runs, out_dir)`` is what ``golfstats report`` does: it merges the runs'
 summaries and writes ``tables/`` (Markdown and CSV), ``charts/`` (PNG and SVG) and
-``report.html`` (self-contained) under ``out_dir``.
+``report.html`` (self-contained) under ``out_dir``.  Runs are read through
+``golfstats.runs``; nothing here launches a simulation.
 """
 
 from __future__ import annotations
@@ -10,17 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from golfstats.report.runs import ReportError, Run, load_run, load_runs, merge_summaries
+from golfstats.runs import Run, RunError, merge_summaries
 
-__all__ = ["ReportError", "ReportFiles", "Run", "build_report", "load_run", "load_runs",
-           "merge_summaries"]
+__all__ = ["ReportFiles", "build_report"]
 
 CHART_CAPTIONS = {
     "win_rates": "Win rate per variant and policy; bars are 95% Wilson intervals.",
     "stroke_distribution": "Share of deals at each stroke score, per policy, one panel per variant. "
                            "Scores <= 0 are wins (minus the stock cards left unturned).",
-    "clairvoyant_gap": "Exact (clairvoyant) win rate minus the best honest policy's, with a "
-                       "conservative 95% interval (independent samples).",
+    "clairvoyant_gap": "Clairvoyant win rate minus the best honest policy's, with a "
+                       "conservative 95% interval (independent samples); variants with a stock only "
+                       "(in Black Hole and All in a Row nothing is hidden).",
 }
 
 
@@ -49,22 +50,14 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
     out_dir = Path(out_dir)
     summary = merge_summaries(runs)
     if summary.is_empty():
-        raise ReportError("the runs hold no summary rows")
+        raise RunError("the runs hold no summary rows")
     files = ReportFiles(out_dir)
     table_list = tables.write_tables(summary, out_dir / "tables")
     files.tables = sorted((out_dir / "tables").glob("*.*"))
     gap = next(t.df for t in table_list if t.stem == "clairvoyant_gap")
     files.charts = charts.write_charts(summary, gap, out_dir / "charts")
 
-    sources = []
-    for run in runs:
-        info = run.info
-        bits = [f"{run.path}"]
-        if info:
-            bits.append(f"seed {info.get('seed')}, n {info.get('n')}, variant {info.get('variant')}, "
-                        f"policies {', '.join(map(str, info.get('policies', [])))}")
-        sources.append(" - ".join(bits))
-    intro = html.paragraph("Sources: " + "; ".join(sources))
+    intro = html.sources_table(runs)
     sections = []
     by_stem = {t.stem: t for t in table_list}
     first = by_stem["win_rates"]

@@ -13,14 +13,10 @@ from pathlib import Path
 
 import polars as pl
 
-from golfstats.report.runs import order, policy_key
+from golfstats.policies import is_honest, policy_order
+from golfstats.policies import style as policy_style
+from golfstats.runs import order
 
-#: Colour and marker of each policy family (stable across charts).
-POLICY_STYLE = {
-    "random": ("#8c8c8c", "v"), "greedy": ("#e6862a", "s"), "lookahead": ("#1f77b4", "o"),
-    "sampling": ("#2ca02c", "D"), "exact": ("#7b2d8e", "*"),
-}
-_OTHER = ("#d62728", "x")
 DPI = 110
 
 
@@ -31,11 +27,12 @@ def _figure(width: float, height: float):
 
 
 def style(policy: str) -> tuple[str, str]:
-    return POLICY_STYLE.get(policy.partition(":")[0], _OTHER)
+    """Colour and marker of a policy spec: its registry entry's, the same in every chart."""
+    return policy_style(policy)
 
 
 def label(policy: str) -> str:
-    return policy + (" (clairvoyant)" if policy == "exact" else "")
+    return policy + ("" if is_honest(policy) else " (clairvoyant)")
 
 
 def save(fig, out_dir: Path, stem: str) -> list[Path]:
@@ -79,7 +76,7 @@ def stroke_chart(summary: pl.DataFrame):
         ax.grid(alpha=0.3)
     for j in range(len(variants), rows * cols):
         axes[j // cols][j % cols].set_visible(False)
-    names = sorted(handles, key=policy_key)
+    names = sorted(handles, key=policy_order)
     fig.legend([handles[p] for p in names], [label(p) for p in names], loc="outside lower center",
                ncol=len(names), title="policy", frameon=False)
     fig.suptitle("Stroke distribution per policy (share of deals at each score; "
@@ -91,7 +88,7 @@ def win_rate_chart(summary: pl.DataFrame):
     """Win rate with its 95% Wilson interval, one row per variant, a marker per policy."""
     summary = order(summary)
     variants = list(summary["variant"].unique(maintain_order=True))
-    policies = sorted(summary["policy"].unique(), key=policy_key)
+    policies = sorted(summary["policy"].unique(), key=policy_order)
     fig = _figure(9.5, 1.0 + 0.42 * len(variants) * max(1, len(policies)) / 3 + 1.2)
     ax = fig.subplots()
     step = 0.8 / max(1, len(policies))
@@ -121,22 +118,24 @@ def win_rate_chart(summary: pl.DataFrame):
 
 
 def gap_chart(gap: pl.DataFrame):
-    """Exact (clairvoyant) win rate minus the best honest policy's, in percentage points."""
+    """Clairvoyant win rate minus the best honest policy's, in percentage points."""
     fig = _figure(9.5, 1.4 + 0.45 * max(1, gap.height))
     ax = fig.subplots()
     if gap.is_empty():
-        ax.text(0.5, 0.5, "no run with both exact and an honest policy", ha="center", va="center")
+        ax.text(0.5, 0.5, "no variant with a stock has both a clairvoyant and an honest policy",
+                ha="center", va="center")
         ax.set_axis_off()
         return fig
     ys = list(range(gap.height))
     vals = [100 * g for g in gap["gap"]]
     err = [[max(0.0, 100 * (g - lo)) for g, lo in zip(gap["gap"], gap["gap_low"], strict=True)],
            [max(0.0, 100 * (hi - g)) for g, hi in zip(gap["gap"], gap["gap_high"], strict=True)]]
-    ax.barh(ys, vals, xerr=err, color="#7b2d8e", alpha=0.75, capsize=3, label="exact - best honest")
+    ax.barh(ys, vals, xerr=err, color=style(gap["clairvoyant"][0])[0], alpha=0.75, capsize=3,
+            label="clairvoyant - best honest")
     for y, row in zip(ys, gap.iter_rows(named=True), strict=True):
         ax.text(max(0.0, 100 * row["gap_high"]) + 0.8, y,
-                f"{100 * row['exact_win_rate']:.1f}% vs {100 * row['honest_win_rate']:.1f}% "
-                f"({row['best_honest']})", va="center", fontsize=8)
+                f"{100 * row['clairvoyant_win_rate']:.1f}% vs {100 * row['honest_win_rate']:.1f}% "
+                f"({row['clairvoyant']} vs {row['best_honest']})", va="center", fontsize=8)
     ax.set_yticks(ys, list(gap["variant"]))
     ax.invert_yaxis()
     right = max(100 * h for h in gap["gap_high"])
@@ -144,7 +143,7 @@ def gap_chart(gap: pl.DataFrame):
     ax.set_xlabel("win-rate gap (percentage points; bars: 95% interval)")
     ax.set_ylabel("variant")
     ax.grid(axis="x", alpha=0.3)
-    ax.set_title("Clairvoyant gap: exact win rate minus the best honest win rate")
+    ax.set_title("Clairvoyant gap: what seeing the stock is worth (variants with a stock)")
     return fig
 
 

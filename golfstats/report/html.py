@@ -80,3 +80,16 @@ def paragraph(text: str) -> str:
 
 def preformatted(text: str) -> str:
     return f"<pre>{html.escape(text)}</pre>"
+
+
+def sources_table(runs) -> str:
+    """Where the page's figures come from: one table row per run directory."""
+    rows = []
+    for run in runs:
+        info = run.info or {}
+        cells = [str(run.path), str(info.get("variant", "")), str(info.get("n", "")),
+                 str(info.get("seed", "")), ", ".join(map(str, info.get("policies", [])))]
+        rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{h}</th>" for h in ("run directory", "variant", "deals", "seed", "policies"))
+    return (f"<h2>Sources</h2>\n<table><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")

@@ -203,7 +203,7 @@ def versus_hole_par(deals: pl.DataFrame, variant: str, reference: str, lo: int =
         if b is not None:
             cond = cond & (pl.col("over") <= b)
         aggs.append(cond.mean().alias(name))
-    from golfstats.report.runs import order
+    from golfstats.runs import order
 
     out = joined.group_by("policy").agg(aggs).with_columns(pl.lit(variant).alias("variant"))
     return order(out.select("variant", "policy", *[c for c in out.columns if c not in ("variant", "policy")]))
@@ -257,3 +257,33 @@ def format_par(r: ParResult) -> str:
                          + " | ".join(f"{100 * row[c]:.1f}%" for c in cols) + " |")
         lines.append("")
     return "\n".join(lines)
+
+
+def par_for_runs(runs, policy: str | None = None, variant: str | None = None, lo: int = 3,
+                 hi: int = 5) -> list[ParResult]:
+    """``ParResult`` of every variant of ``runs`` (or only ``variant``, a canonical id) for
+    the reference ``policy`` (default: the best honest policy of each variant); with deal
+    rows, every policy is also scored against that reference's hole pars.  ``RunError``
+    when the variant or the policy is not in the runs."""
+    from dataclasses import replace
+
+    from golfstats.runs import RunError, best_honest, merge_deals, merge_summaries, resolve_policy
+
+    summary = merge_summaries(runs)
+    if variant:
+        summary = summary.filter(pl.col("variant") == variant)
+        if summary.is_empty():
+            raise RunError(f"variant {variant} is not in the run")
+    deals = merge_deals(runs) if any(r.has_deals for r in runs) else None
+    results = []
+    for v in summary["variant"].unique(maintain_order=True):
+        rows = summary.filter(pl.col("variant") == v)
+        ref = resolve_policy(policy, rows["policy"]) if policy else best_honest(summary, v)
+        if ref is None:
+            raise RunError(f"no honest policy in the run for {v}; choose one with --policy")
+        hist = rows.filter(pl.col("policy") == ref)["stroke_hist"][0].to_list()
+        result = par_from_hist(v, ref, hist, lo, hi)
+        if deals is not None:
+            result = replace(result, versus_hole_par=versus_hole_par(deals, v, ref, lo, hi))
+        results.append(result)
+    return results

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import polars as pl
 
-from golfstats.report.runs import best_honest, is_honest, policy_key
+from golfstats.policies import is_honest, policy_order
+from golfstats.rules import parse_variant
+from golfstats.runs import best_honest
 
 #: Stroke ranges of the binned distribution in the Markdown (inclusive bounds).
 STROKE_BINS: tuple[tuple[str, int | None, int | None], ...] = (
@@ -24,9 +26,10 @@ STROKE_BINS: tuple[tuple[str, int | None, int | None], ...] = (
 # ------------------------------------------------------------------ tables
 
 def win_rates(summary: pl.DataFrame) -> pl.DataFrame:
-    """variant, policy, n, wins, win_rate, ci_low, ci_high, half_width, mean/median strokes, points."""
+    """variant, policy, n, truncated, wins, win_rate, ci_low, ci_high, half_width, mean/median
+    strokes, points."""
     return summary.select(
-        "variant", "policy", "n", "wins", "win_rate", "ci_low", "ci_high",
+        "variant", "policy", "n", "truncated", "wins", "win_rate", "ci_low", "ci_high",
         ((pl.col("ci_high") - pl.col("ci_low")) / 2).alias("half_width"),
         "mean_strokes", "median_strokes", "mean_points")
 
@@ -65,9 +68,19 @@ def stroke_quantiles(summary: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None)
 
 
+def has_hidden_stock(variant: str) -> bool:
+    """Does the rule set deal a stock (something a player cannot see)?  Black Hole and All
+    in a Row do not: there honest and clairvoyant play are the same thing."""
+    try:
+        return parse_variant(variant).layout.has_stock
+    except ValueError:
+        return True
+
+
 def gap(summary: pl.DataFrame) -> pl.DataFrame:
-    """Per variant with an ``exact`` row: the clairvoyant win rate, the best honest policy
-    (lowest mean strokes) and its win rate, and the gap between them with a 95% interval.
+    """Per variant with a stock and a clairvoyant policy: the clairvoyant win rate, the best
+    honest policy (lowest mean strokes) and its win rate, and the gap between them with a
+    95% interval.  Stockless variants are left out: nothing is hidden there.
 
     The interval is Newcombe's for two independent proportions (method 10), which is
     conservative here: on the same deals the two win rates are positively correlated.
@@ -77,23 +90,25 @@ def gap(summary: pl.DataFrame) -> pl.DataFrame:
 
     rows = []
     for variant in summary["variant"].unique(maintain_order=True):
-        exact = summary.filter((pl.col("variant") == variant) & (pl.col("policy") == "exact"))
+        here = summary.filter(pl.col("variant") == variant)
+        clairvoyant = [p for p in here["policy"] if not is_honest(p)]
         best = best_honest(summary, variant)
-        if exact.is_empty() or best is None:
+        if not has_hidden_stock(variant) or not clairvoyant or best is None:
             continue
-        honest = summary.filter((pl.col("variant") == variant)
-                                & (pl.col("policy") == best)).row(0, named=True)
-        ex = exact.row(0, named=True)
-        lo, hi = newcombe_independent(ex["wins"], ex["n"], honest["wins"], honest["n"])
-        rows.append({"variant": variant, "exact_win_rate": ex["win_rate"], "exact_n": ex["n"],
+        ex = here.filter(pl.col("policy") == clairvoyant[0]).row(0, named=True)
+        honest = here.filter(pl.col("policy") == best).row(0, named=True)
+        lo, hi = newcombe_independent(ex["wins"], ex["n"] - ex["truncated"], honest["wins"],
+                                      honest["n"] - honest["truncated"])
+        rows.append({"variant": variant, "clairvoyant": clairvoyant[0],
+                     "clairvoyant_win_rate": ex["win_rate"], "clairvoyant_n": ex["n"],
                      "best_honest": best, "honest_win_rate": honest["win_rate"], "honest_n": honest["n"],
                      "gap": ex["win_rate"] - honest["win_rate"], "gap_low": lo, "gap_high": hi,
-                     "exact_mean_strokes": ex["mean_strokes"],
+                     "clairvoyant_mean_strokes": ex["mean_strokes"],
                      "honest_mean_strokes": honest["mean_strokes"]})
-    schema = {"variant": pl.String, "exact_win_rate": pl.Float64, "exact_n": pl.Int64,
-              "best_honest": pl.String, "honest_win_rate": pl.Float64, "honest_n": pl.Int64,
-              "gap": pl.Float64, "gap_low": pl.Float64, "gap_high": pl.Float64,
-              "exact_mean_strokes": pl.Float64, "honest_mean_strokes": pl.Float64}
+    schema = {"variant": pl.String, "clairvoyant": pl.String, "clairvoyant_win_rate": pl.Float64,
+              "clairvoyant_n": pl.Int64, "best_honest": pl.String, "honest_win_rate": pl.Float64,
+              "honest_n": pl.Int64, "gap": pl.Float64, "gap_low": pl.Float64, "gap_high": pl.Float64,
+              "clairvoyant_mean_strokes": pl.Float64, "honest_mean_strokes": pl.Float64}
     return pl.DataFrame(rows, schema=schema)
 
 
@@ -103,7 +118,7 @@ def win_rate_pivot(summary: pl.DataFrame) -> pl.DataFrame:
         "variant", "policy",
         pl.format("{}% ({}-{})", *(pl.col(c).mul(100).round(1) for c in ("win_rate", "ci_low", "ci_high")))
         .alias("cell"))
-    policies = sorted(summary["policy"].unique(), key=policy_key)
+    policies = sorted(summary["policy"].unique(), key=policy_order)
     wide = cells.pivot(on="policy", index="variant", values="cell")
     return wide.select("variant", *[p for p in policies if p in wide.columns])
 
@@ -152,14 +167,15 @@ WIN_HEADERS = {"win_rate": "win rate", "ci_low": "95% low", "ci_high": "95% high
                "half_width": "± (half-width)", "mean_strokes": "mean strokes",
                "median_strokes": "median strokes", "mean_points": "mean points"}
 GAP_FORMATS: dict[str, Callable] = {
-    "exact_win_rate": percent, "honest_win_rate": percent,
+    "clairvoyant_win_rate": percent, "honest_win_rate": percent,
     "gap": lambda x: f"{100 * x:+.1f} pp", "gap_low": lambda x: f"{100 * x:+.1f}",
-    "gap_high": lambda x: f"{100 * x:+.1f}", "exact_mean_strokes": lambda x: f"{x:.2f}",
+    "gap_high": lambda x: f"{100 * x:+.1f}", "clairvoyant_mean_strokes": lambda x: f"{x:.2f}",
     "honest_mean_strokes": lambda x: f"{x:.2f}"}
-GAP_HEADERS = {"exact_win_rate": "exact (clairvoyant)", "exact_n": "n exact", "best_honest": "best honest",
-               "honest_win_rate": "its win rate", "honest_n": "n honest", "gap": "gap",
-               "gap_low": "gap 95% low", "gap_high": "gap 95% high",
-               "exact_mean_strokes": "exact mean strokes", "honest_mean_strokes": "honest mean strokes"}
+GAP_HEADERS = {"clairvoyant_win_rate": "clairvoyant win rate", "clairvoyant_n": "n clairvoyant",
+               "best_honest": "best honest", "honest_win_rate": "its win rate", "honest_n": "n honest",
+               "gap": "gap", "gap_low": "gap 95% low", "gap_high": "gap 95% high",
+               "clairvoyant_mean_strokes": "clairvoyant mean strokes",
+               "honest_mean_strokes": "honest mean strokes"}
 
 
 def quantile_formats(df: pl.DataFrame) -> dict[str, Callable]:
@@ -199,16 +215,19 @@ def report_tables(summary: pl.DataFrame) -> list[Table]:
     return [
         Table("win_rates", win_rates(summary), "Win rate and strokes per variant and policy",
               "Win rate with its 95% Wilson interval; strokes are tableau cards left (a win scores "
-              "minus the stock cards left unturned).", WIN_FORMATS, WIN_HEADERS),
+              "minus the stock cards left unturned). truncated: deals a search budget cut short, "
+              "left out of the other figures.", WIN_FORMATS, WIN_HEADERS),
         Table("win_rate_pivot", win_rate_pivot(summary), "Win rate (95% interval) by variant and policy"),
         Table("stroke_distribution", quantiles, "Stroke distribution per variant and policy",
               "Quantiles of strokes, then the percentage of deals in each stroke range "
               "(full histogram: stroke_histogram.csv).", quantile_formats(quantiles)),
         Table("clairvoyant_gap", gap(summary), "Gap between honest play and the clairvoyant optimum",
-              "exact knows the stock order; the best honest policy is the one with the lowest mean "
-              "strokes. Gap = exact win rate - best honest win rate, in percentage points, with "
-              "Newcombe's 95% interval for independent samples (conservative for paired deals; "
-              "`golfstats compare` gives the paired one).", GAP_FORMATS, GAP_HEADERS),
+              "The clairvoyant policy knows the stock order; the best honest policy is the one with "
+              "the lowest mean strokes. Gap = clairvoyant win rate - best honest win rate, in "
+              "percentage points, with Newcombe's 95% interval for independent samples "
+              "(conservative for paired deals; `golfstats compare` gives the paired one). Only "
+              "variants with a stock: in Black Hole and All in a Row nothing is hidden.",
+              GAP_FORMATS, GAP_HEADERS),
     ]
 
 

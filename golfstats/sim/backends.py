@@ -274,8 +274,8 @@ def run_dask(spec: RunSpec, chunks: list[Chunk], client, on_done: OnDone, log_le
     cluster needs no shared disk."""
     from distributed import as_completed
 
+    from golfstats.runs.write import write_part
     from golfstats.sim.work import play_chunk
-    from golfstats.sim.writer import write_part
 
     if not chunks:
         return
@@ -303,7 +303,7 @@ def run_dask(spec: RunSpec, chunks: list[Chunk], client, on_done: OnDone, log_le
         try:
             rows = future.result()
             started = time.perf_counter()
-            write_part(rows, spec, chunk)
+            write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
             on_done(ChunkDone(chunk.index, rows.height, time.perf_counter() - started))
         except Exception as exc:
             if failure is None:

@@ -16,22 +16,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from golfstats.policies import Policy, parse_policy
+from golfstats.deals import DEFAULT_SEED
+from golfstats.policies import Policy
 from golfstats.rules import RULES_VERSION, Rules
 
-#: Default seed of ``golfstats simulate`` (printed with every run).
-DEFAULT_SEED = 2026
-#: Default policies: a simple honest player, a stronger one and the clairvoyant optimum.
-DEFAULT_POLICIES = ("greedy", "lookahead", "exact")
 #: Seeds are stored as Int64.
 MAX_SEED = 2**63 - 1
 #: A chunk is a unit of work, a Parquet part and the grain of resuming.
 MAX_CHUNK_SIZE = 1_000_000
-
-# Deals per chunk when the slowest policy is of this kind: about 0.5-2 s of work per
-# chunk, so process and Parquet overheads stay small and progress still moves.
-_CHUNK_BY_POLICY = {"random": 50_000, "greedy": 50_000, "lookahead": 2_000,
-                    "sampling": 100, "exact": 250}
 # At least this many chunks per worker when n is small, so every worker gets work.
 _CHUNKS_PER_WORKER = 4
 
@@ -114,15 +106,11 @@ class SimConfig:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def policies_from_names(names) -> tuple[Policy, ...]:
-    """Policies from names such as ``greedy`` or ``lookahead:depth=2`` (``PolicyError``)."""
-    return tuple(parse_policy(name) for name in names)
-
-
 def auto_chunk_size(policies, n: int, workers: int) -> int:
-    """Deals per chunk: set by the slowest policy, and small enough that each worker
-    gets a few chunks of a small run."""
-    by_policy = min(_CHUNK_BY_POLICY.get(p.name, 250) for p in policies)
+    """Deals per chunk: set by the slowest policy (its registry entry's ``chunk_size``:
+    about 0.5-2 s of work, so process and Parquet overheads stay small and progress
+    still moves), and small enough that each worker gets a few chunks of a small run."""
+    by_policy = min(p.info.chunk_size for p in policies)
     spread = math.ceil(n / (_CHUNKS_PER_WORKER * max(workers, 1)))
     return max(1, min(by_policy, spread))
 
@@ -166,3 +154,10 @@ class RunSpec:
     rules_version: str
     deals_dir: str
     metadata: tuple[tuple[str, str], ...]  # Parquet key-value metadata of every part
+
+    def part_metadata(self, chunk: Chunk) -> dict[str, str]:
+        """Parquet key-value metadata of a part: the run's, plus which deals it holds."""
+        meta = dict(self.metadata)
+        meta.update({"golfstats.chunk": str(chunk.index), "golfstats.deal_start": str(chunk.start),
+                     "golfstats.deal_stop": str(chunk.stop)})
+        return meta

@@ -25,28 +25,19 @@ import platform
 import shlex
 import sys
 import time
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from importlib import metadata as importlib_metadata
 from pathlib import Path
 
 from golfstats.rules import RULES_VERSION
+from golfstats.runs.schema import DEALS_DIR, RUN_FORMAT, RUN_JSON, SUMMARY, part_path
+from golfstats.runs.summary import summarize_parts
+from golfstats.runs.write import part_is_valid, remove_temporaries, write_json, write_summary
 from golfstats.sim.plan import Chunk, RunSpec, SimConfig, SimError, auto_chunk_size, plan_chunks
-from golfstats.sim.writer import (
-    DEALS_DIR,
-    RUN_JSON,
-    SUMMARY,
-    part_is_valid,
-    part_path,
-    remove_temporaries,
-    summarize_parts,
-    write_json,
-    write_summary,
-)
 
 log = logging.getLogger("golfstats.sim")
-
-RUN_FORMAT = 1  # version of the run directory's layout
 
 
 def _now() -> str:
@@ -170,15 +161,34 @@ def _to_play(config: SimConfig, chunks: list[Chunk], deals_dir: Path) -> list[Ch
         path = part_path(deals_dir, chunk.index)
         if not path.exists():
             todo.append(chunk)
-        elif not part_is_valid(path, config.run_id, chunk, chunk.count * rows_per_deal):
+        elif not part_is_valid(path, config.run_id, chunk.index, chunk.start, chunk.stop,
+                               chunk.count * rows_per_deal):
             log.warning("%s: part %s is invalid; playing the chunk again", chunk, path.name)
             path.unlink()
             todo.append(chunk)
     return todo
 
 
+def run_or_reuse(config: SimConfig, *, progress: bool = True,
+                 log_file: Path | str | None = None, log_level: int | str = "INFO") -> Path:
+    """The run of ``config``: reused if its directory holds it complete, finished if it holds
+    it in part (resumed), else made.  What ``golfstats par`` and the study call."""
+    run_dir = config.run_dir
+    if (run_dir / SUMMARY).is_file() and (run_dir / RUN_JSON).is_file():
+        try:
+            stored = json.loads((run_dir / RUN_JSON).read_text())
+        except (OSError, ValueError):
+            stored = {}
+        if stored.get("status") == "complete" and stored.get("identity") == config.identity():
+            return run_dir
+    resume = run_dir.is_dir() and any(run_dir.iterdir())
+    return run_simulation(replace(config, resume=resume), progress=progress, log_file=log_file,
+                          log_level=log_level)
+
+
 def run_simulation(config: SimConfig, *, progress: bool = True,
-                   log_file: Path | str | None = None, log_level: int | str = "INFO") -> Path:
+                   log_file: Path | str | None = None, log_level: int | str = "INFO",
+                   on_start: Callable[[], None] | None = None) -> Path:
     """Run (or, with ``config.resume``, finish) a simulation; returns the run directory.
 
     Raises ``SimError`` (one-line message) for a configuration refused before any work,
@@ -198,6 +208,8 @@ def run_simulation(config: SimConfig, *, progress: bool = True,
                 raise SimError(f"cannot log to {log_file} at level {log_level}: {exc}") from exc
             play = stack.enter_context(open_backend(config.backend, config.workers,
                                                     config.scheduler, log_level))
+            if on_start is not None:
+                on_start()
             return _run(config, stored, play, progress)
     except SimError:
         if created and not (config.run_dir / RUN_JSON).exists():

@@ -17,26 +17,6 @@ from golfstats.sim.plan import Chunk, RunSpec
 
 log = logging.getLogger("golfstats.sim")
 
-#: Columns of a deal row and their Parquet types (small integers where the range allows:
-#: strokes >= -17 and <= 52, points < 32768, at most 54 cards and 18 draws).
-DEAL_SCHEMA: dict[str, pl.DataType] = {
-    "run_id": pl.Categorical(),
-    "seed": pl.Int64(),
-    "deal_index": pl.Int64(),
-    "variant": pl.Categorical(),
-    "rules_version": pl.Categorical(),
-    "policy": pl.Categorical(),
-    "won": pl.Boolean(),
-    "strokes": pl.Int8(),
-    "points": pl.Int16(),
-    "draws": pl.Int8(),
-    "moves": pl.Int16(),
-    "longest_chain": pl.Int8(),
-    "states": pl.Int64(),
-    "seconds": pl.Float64(),
-}
-_PLAYED = ("won", "strokes", "points", "draws", "moves", "longest_chain", "states", "seconds")
-
 #: Test hooks (environment, read in the worker): make a chunk fail, or slow chunks down.
 FAIL_CHUNK_ENV = "GOLFSTATS_TEST_FAIL_CHUNK"  # "<index>" raises; "<index>:exit" kills the worker
 DELAY_ENV = "GOLFSTATS_TEST_CHUNK_DELAY"  # seconds to sleep before each chunk
@@ -67,28 +47,24 @@ def _test_hooks(chunk: Chunk) -> None:
 
 
 def play_chunk(spec: RunSpec, chunk: Chunk) -> pl.DataFrame:
-    """Rows of ``chunk``: every policy on deals ``chunk.start .. chunk.stop-1``, policy by
-    policy in ``spec.policies`` order, deals in index order.  Same deals for every policy."""
+    """Rows of ``chunk`` (``runs.DEAL_SCHEMA``): every policy on deals ``chunk.start ..
+    chunk.stop-1``, policy by policy in ``spec.policies`` order, deals in index order.
+    Same deals for every policy."""
     from golfstats.deals import seeded_deals
     from golfstats.policies import play_deals
+    from golfstats.runs.write import deal_rows
 
     _test_hooks(chunk)
     batch = seeded_deals(spec.rules, spec.seed, chunk.start, chunk.count)
-    index = np.arange(chunk.start, chunk.stop, dtype=np.int64)
-    frames = []
+    results = []
     for policy in spec.policies:
         started = time.perf_counter()
-        result = play_deals(spec.rules, policy, batch, spec.goal)
+        results.append((policy.spec, play_deals(spec.rules, policy, batch, spec.goal)))
         log.debug("%s: %s played %d deals in %.3f s", chunk, policy.spec, chunk.count,
                   time.perf_counter() - started)
-        columns = {"deal_index": pl.Series(index)}
-        columns.update({key: pl.Series(result[key]) for key in _PLAYED})
-        frames.append(pl.DataFrame(columns).with_columns(
-            policy=pl.lit(policy.spec), run_id=pl.lit(spec.run_id), seed=pl.lit(spec.seed),
-            variant=pl.lit(spec.rules.id), rules_version=pl.lit(spec.rules_version)))
-    rows = pl.concat(frames, how="vertical")
-    # strict casts: a value out of range of its small type raises instead of wrapping
-    return rows.select(pl.col(name).cast(dtype, strict=True) for name, dtype in DEAL_SCHEMA.items())
+    identity = {"run_id": spec.run_id, "seed": spec.seed, "variant": spec.rules.id,
+                "rules_version": spec.rules_version}
+    return deal_rows(results, np.arange(chunk.start, chunk.stop, dtype=np.int64), identity)
 
 
 def warm_up(spec: RunSpec) -> float:
@@ -105,9 +81,9 @@ def warm_up(spec: RunSpec) -> float:
 
 def play_and_write(spec: RunSpec, chunk: Chunk) -> ChunkDone:
     """Play ``chunk`` and write its part atomically (local workers share the run's disk)."""
-    from golfstats.sim.writer import write_part
+    from golfstats.runs.write import write_part
 
     started = time.perf_counter()
     rows = play_chunk(spec, chunk)
-    write_part(rows, spec, chunk)
+    write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
     return ChunkDone(chunk.index, rows.height, time.perf_counter() - started)

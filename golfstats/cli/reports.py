@@ -1,5 +1,6 @@
-"""Commands ``report``, ``par``, ``course``, ``compare`` and ``study``: thin wrappers over
-``golfstats.report``.  Heavy imports (polars, matplotlib, numba) happen inside."""
+"""Commands ``report``, ``par``, ``compare`` and ``course``: thin wrappers over
+``golfstats.report`` (which reads run directories through ``golfstats.runs``).  Heavy
+imports (polars, matplotlib, numba) happen inside."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli import app
-from golfstats.cli.common import VariantOpt, fail, resolve_rules
+from golfstats.cli.options import SeedOpt, VariantOpt, fail, resolve_rules
+from golfstats.deals import DEFAULT_SEED
 
 RunDirsArg = Annotated[list[Path], typer.Argument(
     help="Run directories of `golfstats simulate` (or a directory holding a summary.parquet, "
@@ -19,15 +20,14 @@ HoleParMaxOpt = Annotated[int, typer.Option("--hole-par-max", help="Highest par 
 
 
 def _runs(paths: list[Path]):
-    from golfstats.report import ReportError, load_runs
+    from golfstats.runs import RunError, load_runs
 
     try:
         return load_runs(paths)
-    except ReportError as exc:
+    except RunError as exc:
         fail(str(exc))
 
 
-@app.command()
 def report(
     run_dirs: RunDirsArg,
     out: Annotated[Path | None, typer.Option(
@@ -35,15 +35,15 @@ def report(
     title: Annotated[str, typer.Option("--title", help="Title of the HTML page.")] = "golfstats report",
 ) -> None:
     """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs."""
-    from golfstats.report import ReportError, build_report
-    from golfstats.report.runs import merge_summaries
+    from golfstats.report import build_report
     from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, markdown, win_rates
+    from golfstats.runs import RunError, merge_summaries
 
     runs = _runs(run_dirs)
     out = out or run_dirs[0] / "report"
     try:
         files = build_report(runs, out, title)
-    except (ReportError, OSError) as exc:
+    except (RunError, OSError) as exc:
         fail(str(exc))
     typer.echo(markdown(win_rates(merge_summaries(runs)).drop("mean_points"), WIN_FORMATS, WIN_HEADERS))
     typer.echo(f"tables: {out / 'tables'} ({len(files.tables)} files)")
@@ -51,30 +51,30 @@ def report(
     typer.echo(f"page:   {files.html}")
 
 
-@app.command()
 def par(
     run_dirs: Annotated[list[Path] | None, typer.Argument(
-        help="Run directories (or results/); without one, a run is made with --variant, -n, --seed.",
-        show_default=False)] = None,
+        help="Run directories (or results/); without one, a run is made (or reused) with "
+             "--variant, -n and --seed.", show_default=False)] = None,
     policy: Annotated[str | None, typer.Option(
-        "--policy", "-p", help="Reference player (default: the best honest policy in the run, by "
-                               "mean strokes).")] = None,
+        "--policy", "-p", help="Reference player (default: the best honest policy in the run, "
+                               "by mean strokes; for a run made here, lookahead).")] = None,
     variant: Annotated[str | None, typer.Option(
         "--variant", "-v", help="Only this variant of the runs; or the variant to simulate.")] = None,
     n: Annotated[int, typer.Option("-n", min=1, help="Deals to simulate when no run is given.")] = 20000,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of that simulation.")] = 1,
+    seed: SeedOpt = DEFAULT_SEED,
     hole_par_min: HoleParMinOpt = 3,
     hole_par_max: HoleParMaxOpt = 5,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Also write par.md, par.csv and round_totals.png/.svg here.")] = None,
 ) -> None:
-    """Par for 9- and 18-hole rounds: round totals by exact convolution of the reference
-    player's per-hole stroke distribution; par = the median round total."""
-    from dataclasses import replace
+    """Par for 9- and 18-hole rounds of a reference player.
 
-    from golfstats.report import ReportError
-    from golfstats.report.par import format_par, par_from_hist, par_table, versus_hole_par
-    from golfstats.report.runs import best_honest, merge_deals, merge_summaries, resolve_policy
+    Round totals come from an exact convolution of the reference player's per-hole
+    stroke distribution; par is the median round total.  Without a run directory, a
+    simulation of --variant is made, or reused if results/runs already holds it.
+    """
+    from golfstats.report.par import format_par, par_for_runs, par_table
+    from golfstats.runs import RunError
 
     if hole_par_min > hole_par_max:
         fail(f"--hole-par-min {hole_par_min} is above --hole-par-max {hole_par_max}")
@@ -82,28 +82,10 @@ def par(
         if not variant:
             fail("give a run directory, or --variant (and -n, --seed) to simulate one")
         run_dirs = [_simulate_for_par(variant, policy or "lookahead", n, seed)]
-    runs = _runs(run_dirs)
-    summary = merge_summaries(runs)
-    if variant:
-        rules_id = resolve_rules(variant).id
-        summary = summary.filter(summary["variant"] == rules_id)
-        if summary.is_empty():
-            fail(f"variant {rules_id} is not in the run")
-    results = []
     try:
-        deals = merge_deals(runs) if any(r.has_deals for r in runs) else None
-        for v in summary["variant"].unique(maintain_order=True):
-            rows = summary.filter(summary["variant"] == v)
-            ref = resolve_policy(policy, rows["policy"]) if policy else best_honest(summary, v)
-            if ref is None:
-                fail(f"no honest policy in the run for {v}; choose one with --policy")
-            hist = rows.filter(rows["policy"] == ref)["stroke_hist"][0].to_list()
-            result = par_from_hist(v, ref, hist, hole_par_min, hole_par_max)
-            if deals is not None:
-                vs = versus_hole_par(deals, v, ref, hole_par_min, hole_par_max)
-                result = replace(result, versus_hole_par=vs)
-            results.append(result)
-    except ReportError as exc:
+        results = par_for_runs(_runs(run_dirs), policy, resolve_rules(variant).id if variant else None,
+                               hole_par_min, hole_par_max)
+    except RunError as exc:
         fail(str(exc))
     text = "\n".join(format_par(r) for r in results)
     typer.echo(text)
@@ -118,29 +100,23 @@ def par(
 
 
 def _simulate_for_par(variant: str, policy: str, n: int, seed: int) -> Path:
-    """Run (or reuse) results/runs/par-<variant>-n<n>-s<seed> with the reference policy."""
+    """The run results/runs/par-<variant>-<policy>-n<n>-s<seed> of the reference policy,
+    made or reused by ``sim.run_or_reuse``."""
     from golfstats.policies import PolicyError, parse_policy
+    from golfstats.sim import SimConfig, SimError, run_or_reuse
 
     rules = resolve_rules(variant)
     try:
         ref = parse_policy(policy)
     except PolicyError as exc:
         fail(str(exc))
-    try:
-        from golfstats.sim import SimConfig, run_simulation
-    except ImportError:
-        fail("golfstats.sim is not installed; give a run directory instead")
     out = Path("results") / "runs" / f"par-{rules.id}-{ref.spec.replace(':', '_')}-n{n}-s{seed}"
-    if (out / "summary.parquet").is_file():
-        return out
-    config = SimConfig(rules=rules, policies=(ref,), n=n, seed=seed, out=out, resume=out.exists())
     try:
-        return Path(run_simulation(config, progress=True))
-    except Exception as exc:  # SimError and worker failures, as one line
+        return run_or_reuse(SimConfig(rules=rules, policies=(ref,), n=n, seed=seed, out=out))
+    except SimError as exc:
         fail(f"simulation for par failed: {exc}", code=1)
 
 
-@app.command()
 def course(
     variant: VariantOpt = "queens-on-kings",
     holes: Annotated[int, typer.Option("--holes", help="9 or 18.")] = 9,
@@ -187,7 +163,6 @@ def course(
                 fail(f"cannot write {path}: {exc.strerror or exc}")
 
 
-@app.command()
 def compare(
     run_dirs: RunDirsArg,
     policies: Annotated[str, typer.Option(
@@ -198,9 +173,8 @@ def compare(
 ) -> None:
     """Paired comparison of two policies on the same deals: win-rate difference with a 95%
     interval, McNemar's test, mean stroke difference, and 9- and 18-hole match play."""
-    from golfstats.report import ReportError
     from golfstats.report.compare import compare_policies, comparison_table, format_comparison
-    from golfstats.report.runs import merge_deals, resolve_policy
+    from golfstats.runs import RunError, merge_deals, resolve_policy
 
     names = _split_policies(policies)
     if len(names) != 2:
@@ -214,7 +188,7 @@ def compare(
             if deals.is_empty():
                 fail(f"variant {rules_id} is not in the runs")
         a, b = (resolve_policy(p, deals["policy"].unique()) for p in names)
-    except ReportError as exc:
+    except RunError as exc:
         fail(str(exc))
     if a == b:
         fail("compare two different policies")
@@ -239,50 +213,3 @@ def _split_policies(text: str) -> list[str]:
         elif item:
             parts.append(item)
     return parts
-
-
-@app.command()
-def study(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder of the committed study.")]
-    = Path("results"),
-    hours_budget: Annotated[float, typer.Option(
-        "--hours-budget", min=0.01, help="Wall-time budget; sizes shrink (and say so) to fit.")] = 2.0,
-    scale: Annotated[float, typer.Option(
-        "--scale", min=0.0001, max=1.0, help="Multiply every size (0.01: a quick end-to-end check).")] = 1.0,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 2026,
-    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Processes (default: all cores).")]
-    = None,
-    variants: Annotated[str | None, typer.Option(
-        "--variants", help="Comma-separated subset of the study's variants (default: all 14).")] = None,
-    plan_only: Annotated[bool, typer.Option(
-        "--plan-only", help="Run the pilot, print the plan and its time estimate, stop.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
-) -> None:
-    """The committed study: every king rule with/without 2 jokers and empty-start, plus
-    black-hole and all-in-a-row; random, greedy, lookahead, exact (sampling on fewer deals);
-    n per variant for a +/-0.5% interval on the exact win rate; tables, charts, README."""
-    import os
-
-    from golfstats.report.runs import VARIANT_ORDER
-    from golfstats.report.study import SAMPLING_VARIANTS, StudyConfig, StudyError, run_study
-
-    chosen = VARIANT_ORDER
-    if variants:
-        chosen = tuple(resolve_rules(v).id for v in variants.split(",") if v.strip())
-        unknown = [v for v in chosen if v not in VARIANT_ORDER]
-        if unknown:
-            fail(f"not a study variant: {', '.join(unknown)}; they are: {', '.join(VARIANT_ORDER)}")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
-    config = StudyConfig(out=out, seed=seed, hours_budget=hours_budget, scale=scale,
-                         workers=workers or os.cpu_count() or 1, variants=chosen,
-                         sampling_variants=tuple(v for v in SAMPLING_VARIANTS if v in chosen),
-                         progress=not quiet, plan_only=plan_only)
-    try:
-        result = run_study(config, note=typer.echo)
-    except StudyError as exc:
-        fail(str(exc), code=1)
-    if not plan_only:
-        typer.echo(f"study done in {result.seconds / 60:.1f} min; see {out / 'README.md'}")

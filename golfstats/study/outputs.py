@@ -4,13 +4,20 @@ and a README.md that reads them (including par and published figures)."""
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
+import platform
+import string
+import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import polars as pl
 
-from golfstats.report.runs import SUMMARY_SCHEMA, Run, merge_deals, merge_summaries
 from golfstats.report.tables import markdown, percent
+from golfstats.runs import SUMMARY_SCHEMA, Run, merge_deals, merge_summaries
+from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
 
 #: Published winnability figures we can cite: (variant, fraction, deals, what, source).
 PUBLISHED = (
@@ -30,14 +37,13 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
     from golfstats.report import build_report, html
     from golfstats.report.compare import compare_policies, comparison_table
     from golfstats.report.par import par_from_hist, par_table
-    from golfstats.report.study import SAMPLING_POLICY, study_record, write_json
     from golfstats.report.tables import write_table
 
     out = Path(config.out)
     summary = merge_summaries(runs)
     summary.select(list(SUMMARY_SCHEMA)).write_parquet(out / "summary.parquet")
     for plan in result.plans:
-        row = summary.filter((pl.col("variant") == plan.variant) & (pl.col("policy") == "exact"))
+        row = summary.filter((pl.col("variant") == plan.variant) & (pl.col("policy") == CLAIRVOYANT))
         if row.height:
             plan.achieved_half_width = float((row["ci_high"][0] - row["ci_low"][0]) / 2)
 
@@ -47,9 +53,9 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
     comparisons = []
     for variant in summary["variant"].unique(maintain_order=True):
         rows = deals.filter(pl.col("variant") == variant)
-        comparisons += compare_policies(rows, "exact", "lookahead")
+        comparisons += compare_policies(rows, CLAIRVOYANT, REFERENCE)
         if SAMPLING_POLICY in rows["policy"].unique().to_list():
-            comparisons += compare_policies(rows, SAMPLING_POLICY, "lookahead")
+            comparisons += compare_policies(rows, SAMPLING_POLICY, REFERENCE)
     cmp_df = comparison_table(comparisons)
 
     tables_dir = out / "tables"
@@ -68,8 +74,7 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
         ("Paired comparisons", _md_table_html(cmp_md))]
     from golfstats.report.charts import round_chart, save
 
-    plain = [r for r in pars if r.policy == "lookahead" and r.variant in ("strict", "queens-on-kings",
-                                                                            "putt-putt")]
+    plain = [r for r in pars if r.policy == REFERENCE and r.variant in SAMPLING_VARIANTS]
     if plain:
         round_files = save(round_chart(plain), out / "charts", "par_rounds")
         extra.append(("Round totals and par", html.image_html(
@@ -91,8 +96,8 @@ def _md_table_html(md: str) -> str:
 
 
 def _par_markdown(par_df: pl.DataFrame) -> str:
-    ref = par_df.filter(pl.col("policy") == "lookahead")
-    exact = par_df.filter(pl.col("policy") == "exact").select(
+    ref = par_df.filter(pl.col("policy") == REFERENCE)
+    exact = par_df.filter(pl.col("policy") == CLAIRVOYANT).select(
         "variant", pl.col("par9").alias("exact_par9"), pl.col("par18").alias("exact_par18"))
     df = ref.join(exact, on="variant", how="left").select(
         "variant", "n", "mean_per_hole", "par9", "p_le_45", "par18", "p_le_90", "mean_hole_par",
@@ -127,7 +132,7 @@ def _published_markdown(summary: pl.DataFrame) -> str:
     lines = ["| variant | published | our exact win rate (95% CI) | agreement | source |",
              "|---|---|---|---|---|"]
     for variant, value, deals, what, source in PUBLISHED:
-        row = summary.filter((pl.col("variant") == variant) & (pl.col("policy") == "exact"))
+        row = summary.filter((pl.col("variant") == variant) & (pl.col("policy") == CLAIRVOYANT))
         if row.is_empty():
             ours, verdict = "not run", ""
         else:
@@ -147,7 +152,7 @@ def _sizes_markdown(result, summary: pl.DataFrame, target: float) -> str:
              "target met |", "|---|---:|---:|---:|---:|---:|---:|---|"]
     for p in result.plans:
         hw = p.achieved_half_width
-        row = summary.filter((pl.col("variant") == p.variant) & (pl.col("policy") == "exact"))
+        row = summary.filter((pl.col("variant") == p.variant) & (pl.col("policy") == CLAIRVOYANT))
         rate = percent(row["win_rate"][0], 2) if row.height else ""
         met = "yes" if hw is not None and hw <= target + 1e-12 else "no"
         lines.append(f"| {p.variant} | {p.n} | {p.pilot_wins}/{p.pilot_n} | {p.p_plan:.3f} | "
@@ -166,7 +171,6 @@ def _strokes_markdown(summary: pl.DataFrame) -> str:
 
 def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFrame, record: dict) -> str:
     """The text of results/README.md."""
-    from golfstats.report.study import SAMPLING_POLICY
     from golfstats.report.tables import win_rate_pivot
 
     today = dt.date.today().isoformat()
@@ -178,90 +182,52 @@ def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFr
                       "Run `golfstats study` (scale 1) for the real results.\n")
     par_chart = ("![Round totals and par](charts/par_rounds.png)\n"
                  if (Path(config.out) / "charts" / "par_rounds.png").is_file() else "")
-    exact_vs = cmp_df.filter(pl.col("a") == "exact") if not cmp_df.is_empty() else cmp_df
-    return f"""# Results: how winnable is Golf solitaire, and what is par?
+    exact_vs = cmp_df.filter(pl.col("a") == CLAIRVOYANT) if not cmp_df.is_empty() else cmp_df
+    fields = {
+        "command": record["command"], "today": today, "minutes": f"{minutes:.0f}",
+        "cpus": record["machine"]["cpus"], "seed": config.seed,
+        "rules_version": record["rules_version"], "version": record["versions"]["golfstats"],
+        "scale_note": scale_note, "sampling_policy": SAMPLING_POLICY,
+        "sampling_n": config.scaled(config.sampling_n, 10), "pilot_n": config.scaled(config.pilot_n),
+        "half_width": f"{100 * config.half_width:.1f}", "min_n": config.min_n,
+        "hours_budget": f"{config.hours_budget:g}",
+        "sizes": _sizes_markdown(result, summary, config.half_width),
+        "win_rates": markdown(win_rate_pivot(summary)),
+        "clairvoyant_vs_reference": _compare_markdown(exact_vs), "strokes": _strokes_markdown(summary),
+        "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
+    }
+    template = (Path(__file__).with_name("README.md.template")).read_text()
+    return string.Template(template).substitute(fields)
 
-Made by `{record['command']}` on {today}: {minutes:.0f} minutes on {record['machine']['cpus']} cores,
-seed {config.seed}, rules version {record['rules_version']}, golfstats {record['versions']['golfstats']}.
-{scale_note}
-Everything in this folder is regenerated by that one command (`golfstats study --help` lists
-its options; it restarts where it stopped). It keeps the summary (`summary.parquet`), the
-tables (`tables/*.md`, `tables/*.csv`), the charts (`charts/*.png`, `charts/*.svg`), one
-self-contained page (`report.html`) and the plan and timings (`study.json`). The per-deal
-rows stay in `results/runs/`, which is not committed; `golfstats report`, `golfstats par`
-and `golfstats compare` read them (and `report`/`par` also read this folder).
 
-## What was run
+def study_record(config, result, seconds: float) -> dict:
+    """What ``study.json`` keeps: the command, the configuration, the plan, timings, versions."""
+    import numba
+    import numpy
 
-- Rule sets: the three king rules (strict = Golf-A, queens-on-kings = Golf-B,
-  putt-putt = Golf-C), each plain, with 2 jokers (`+jokers2`), with `+empty-start` and with
-  both; and the stockless relatives black-hole and all-in-a-row. Draws are allowed any time.
-- Players: `random`, `greedy` and `lookahead` are honest (they never see the stock order);
-  `exact` is the clairvoyant solver (it knows the stock order, as published solvers do),
-  so its win rate is the share of deals that *can* be won. `{SAMPLING_POLICY}` (honest,
-  slow) played the first {config.scaled(config.sampling_n, 10)} deals of the three plain king rules.
-- Every player played the same deals (seeded deals 0..n-1 of the seed), so comparisons
-  are paired.
-- Sizes: a pilot of {config.scaled(config.pilot_n)} deals estimated each exact win rate p; n is the
-  smallest size whose Wilson 95% interval is +/-{100 * config.half_width:.1f}% or narrower
-  (about 1.96^2 p(1-p)/0.005^2) at the plausible p nearest 1/2, at least {config.min_n}, within
-  a {config.hours_budget:g}-hour budget on this machine.
+    from golfstats.rules import RULES_VERSION
 
-{_sizes_markdown(result, summary, config.half_width)}
-## Win rates
+    cfg = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()}
+    return {
+        "command": " ".join(["golfstats", *sys.argv[1:]]) if sys.argv else "golfstats study",
+        "config": cfg, "seed": config.seed, "rules_version": RULES_VERSION,
+        "plan": [asdict(p) for p in result.plans],
+        "runs": [str(p) for p in result.runs], "seconds": round(seconds, 1),
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
+                    "python": platform.python_version()},
+        "versions": {"golfstats": _version(), "numpy": numpy.__version__, "polars": pl.__version__,
+                     "numba": numba.__version__},
+    }
 
-Win rate (95% Wilson interval), per variant and player:
 
-{markdown(win_rate_pivot(summary))}
-![Win rate by variant and policy](charts/win_rates.png)
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
 
-Full table with counts, intervals and strokes: `tables/win_rates.md`.
+    try:
+        return version("golfstats")
+    except PackageNotFoundError:
+        return "unknown"
 
-## What seeing the stock is worth
 
-The clairvoyant optimum against `lookahead`, the honest player run on every variant,
-paired on the same deals (`tables/compare.md` also compares sampling with lookahead;
-`tables/clairvoyant_gap.md` measures the gap to the best honest player, unpaired):
-
-{_compare_markdown(exact_vs)}
-![Clairvoyant gap](charts/clairvoyant_gap.png)
-
-## Strokes
-
-Mean strokes (cards left; a win scores minus the stock cards left unturned):
-
-{_strokes_markdown(summary)}
-![Stroke distributions](charts/stroke_distribution.png)
-
-Quantiles and binned shares: `tables/stroke_distribution.md`; every count:
-`tables/stroke_histogram.csv`.
-
-## Par for 9 and 18 holes
-
-The round total's distribution is the per-hole stroke distribution of the reference
-player (`lookahead`, the best honest player run on every variant) convolved with itself
-9 or 18 times (exact convolution, holes are independent deals). **Par is the median round
-total**; birdie is par-1, bogey par+1 and so on (`golfstats par` prints the whole table
-for any run). "rounds <= 45/90": how often that player meets the traditional par of 5 a
-hole. Hole par: the player's strokes on the deal clamped to 3..5; "course par" is the
-median total of 9 or 18 such hole pars. The clairvoyant par is the same rule applied to
-`exact`. Every policy's figures: `tables/par.csv`.
-
-{par_md}
-{par_chart}
-## Comparison with published figures
-
-Published solver figures are clairvoyant (the solver knows the stock order, or there is
-no stock), so they compare with our `exact` player, never with the honest ones.
-"agreement" tests the difference against both sampling errors (z beyond +/-1.96: differs).
-
-{_published_markdown(summary)}
-Differences can come from the deals (PySolFC's numbered deals versus our seeded uniform
-shuffles) and, for a figure from few deals, from its own sampling error. For Golf itself
-our rule names follow Jan Wolter's "Experimental Analysis of Golf Solitaire"
-(politaire.com, 2013), which names the three king rules Golf-A, Golf-B and Golf-C and
-reports solver results for them; we do not quote his figures here because we could not
-check them when writing this, so compare the tables above with his article directly.
-Honest players win far less than the clairvoyant figures suggest: the gap table above
-is the price of not seeing the stock.
-"""
+def write_json(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n")

@@ -1,0 +1,127 @@
+"""Commands ``variants``, ``policies`` and ``deal``: the rule sets, the players, and what a
+deal looks like.
+
+Thin by design: parse the options, load boards, call the library, print.  Library
+modules that pull in numpy or numba are imported inside the commands so that
+``golfstats --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from golfstats.cli.boards import sources
+from golfstats.cli.options import BoardSource, board_source, rule_options
+from golfstats.cli.output import console, report, style
+from golfstats.rules import Rules
+
+
+def variants_command(
+    all_: Annotated[bool, typer.Option(
+        "--all", help="Also list the canonical id of every valid rule set.")] = False,
+) -> None:
+    """List the rule sets: variants, aliases, options, and how to combine them."""
+    from rich.table import Table
+
+    from golfstats.rules import ALIASES, DESCRIPTIONS, OPTIONS, VARIANTS, all_rule_sets, parse_variant
+
+    con = console()
+    table = Table(title="Variants (base names)", title_justify="left")
+    table.add_column("variant", style="bold", no_wrap=True)
+    table.add_column("aliases")
+    table.add_column("rules")
+    for name in VARIANTS:
+        aliases = ", ".join(a for a, target in ALIASES.items() if target == name)
+        table.add_row(name, aliases or "-", DESCRIPTIONS[name])
+    con.print(table)
+    table = Table(title="Aliases", title_justify="left")
+    table.add_column("alias", no_wrap=True)
+    table.add_column("variant", style="bold", no_wrap=True)
+    for alias, target in ALIASES.items():
+        table.add_row(alias, target)
+    con.print(table)
+    table = Table(title="Options (golf king rules only)", title_justify="left")
+    table.add_column("option", style="bold", no_wrap=True)
+    table.add_column("command-line flag", no_wrap=True)
+    table.add_column("meaning")
+    flags = {"jokers1": "--jokers 1", "jokers2": "--jokers 2", "empty-start": "--empty-start",
+             "when-stuck": "--draw when-stuck", "dead-queen": "--dead-queen"}
+    for token, text in OPTIONS.items():
+        table.add_row(token, flags.get(token, ""), text)
+    con.print(table)
+    example = parse_variant("golf-c+empty-start+jokers2").id
+    con.print(
+        "Combine a base name (or alias) with +options: "
+        f"[bold]{example}[/], queens-on-kings+dead-queen+when-stuck.\n"
+        "The canonical id, which golfstats prints and records in every result, is the base "
+        "variant's name followed by its options in the fixed order jokersN, empty-start, "
+        f"when-stuck, dead-queen (golf-c+empty-start+jokers2 is {example}); defaults "
+        "(jokers0, any-time, a card turned at the start) are left out.\n"
+        "The flags --jokers, --empty-start/--card-start, --draw and --dead-queen/--live-queen "
+        "override the options of --variant.  black-hole and all-in-a-row take no options.")
+    if all_:
+        ids = [rules.id for rules in all_rule_sets()]
+        con.print(f"\n[bold]Every valid rule set ({len(ids)}):[/]")
+        for rule_id in ids:
+            con.print(rule_id, markup=False)
+
+
+def policies_command() -> None:
+    """List the registered policies: what each does, its parameters, honest or clairvoyant."""
+    from rich.table import Table
+
+    from golfstats.policies import DEFAULT_POLICIES, REGISTRY
+
+    con = console()
+    table = Table(title="Policies (use as --policy NAME or NAME:param=value)", title_justify="left")
+    table.add_column("policy", style="bold", no_wrap=True)
+    table.add_column("sees")
+    table.add_column("what it does")
+    table.add_column("parameters")
+    for info in REGISTRY.values():
+        params = "; ".join(p.describe() for p in info.params) or "-"
+        table.add_row(info.name, "what a player sees" if info.honest else "the stock order too",
+                      info.description, params)
+    con.print(table)
+    con.print(f"`golfstats simulate` plays {', '.join(DEFAULT_POLICIES)} when no --policy is given.",
+              markup=False)
+
+
+@rule_options("strict")
+@board_source(many=False)
+def deal_command(
+    rules: Rules,
+    boards: BoardSource,
+    board_text: Annotated[bool, typer.Option(
+        "--board", help="Print board text (the format of docs/rules.md, as files hold it) instead "
+                        "of the picture.")] = False,
+) -> None:
+    """Show a deal: a board FILE (every board in it), --seed S --index I, or --pysol N.
+
+    On a terminal cards have suit symbols and red suits are red (NO_COLOR turns colour
+    off, FORCE_COLOR forces it); piped output writes cards as board text (7S, TH).
+    """
+    from golfstats.board import format_board
+    from golfstats.render import board_lines
+
+    con = console()
+    card_style = style(con)
+    failed = 0
+    first = True
+    for item in sources(rules, boards, many=False):
+        if item.error:
+            report(item.error)
+            failed += 1
+            continue
+        if not first:
+            typer.echo()
+        first = False
+        if board_text:
+            typer.echo(format_board(item.board, rules), nl=False)
+        else:
+            for line in board_lines(item.board, rules, card_style, title=f"{item.label} · {rules.id}"):
+                con.print(line)
+    if failed:
+        raise typer.Exit(1)

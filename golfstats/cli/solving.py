@@ -1,0 +1,223 @@
+"""Commands about single deals: ``solve``, ``hint`` and ``play``.
+
+Boards come from ``cli.boards`` (FILE, ``--seed``/``--index``, ``--pysol``); each gets an
+id that says where it came from: ``file.txt#2``, ``seed:S:I`` or ``pysol:N``.  JSON
+records are the result types' ``to_record()`` plus the board, the variant and the moves.
+
+Exit codes: 0 success; 1 some boards could not be read or solved (the others are
+still processed); 2 bad usage (unknown variant or policy, wrong options, ...).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from golfstats.cli.boards import one_board, sources
+from golfstats.cli.options import (
+    BoardSource,
+    GoalChoice,
+    GoalOpt,
+    board_source,
+    fail,
+    rule_options,
+)
+from golfstats.cli.output import (
+    console,
+    move_json,
+    outcome,
+    plural,
+    replay,
+    report,
+    style,
+)
+from golfstats.rules import Rules
+
+KeyOpt = Annotated[int | None, typer.Option(
+    "--key", min=0,
+    help="Random key of the random and sampling policies (default: the seeded deal's own "
+         "key, as in simulate; 0 for files and PySol deals).")]
+
+
+@rule_options("strict")
+@board_source(many=True)
+def solve_command(
+    rules: Rules,
+    boards: BoardSource,
+    goal: GoalOpt = GoalChoice.strokes,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="One JSON object per board and line: board (its id: file.txt#2, "
+                       "seed:S:I, pysol:N), board_text, variant (canonical id), goal, won, "
+                       "strokes, stock_left, points, draws, longest_chain, n_moves, states, "
+                       "seconds, resolved, moves.")] = False,
+    show_moves: Annotated[bool, typer.Option(
+        "--moves/--no-moves", help="Replay the solution move by move (text output).")] = True,
+) -> None:
+    """Solve deals exactly (knowing the stock order): optimal strokes, or only winnability.
+
+    With the default goal, a winnable deal is won leaving the most stock cards unturned
+    (strokes = minus those); otherwise the line leaves the fewest tableau cards.  A board
+    that cannot be read is reported with its file, board number and line, and the
+    others are still solved; the exit code is then 1.  A Black Hole or All in a Row deal
+    whose search reaches its state budget is reported unresolved, never as lost.
+    """
+    from golfstats.board import format_board
+    from golfstats.render import step_line
+    from golfstats.solver import solve
+
+    con = console()
+    card_style = style(con)
+    goal_win = goal is GoalChoice.win
+    has_stock = rules.layout.has_stock
+    failed = solved = won = unresolved = 0
+    for item in sources(rules, boards, many=True):
+        if item.error:
+            report(item.error)
+            failed += 1
+            continue
+        try:
+            line = solve(item.board, rules, goal.value)
+        except (RuntimeError, ValueError) as exc:
+            report(f"internal error: {item.label}: {exc}")
+            failed += 1
+            continue
+        steps = replay(rules, item.board, line.moves, item.label)
+        if steps is None:
+            failed += 1
+            continue
+        solved += 1
+        won += line.won
+        unresolved += not line.resolved
+        if json_out:
+            record = {"board": item.label, "board_text": format_board(item.board, rules),
+                      "variant": rules.id, "goal": goal.value, **line.to_record(),
+                      "moves": [move_json(s) for s in steps]}
+            typer.echo(json.dumps(record))
+            continue
+        if solved > 1:
+            con.print()
+        con.print(f"[bold]{item.label}[/] · {rules.id} · goal {goal.value}")
+        verdict = outcome(line.won, line.strokes, line.stock_left, has_stock, goal_win)
+        if not line.resolved:
+            verdict = (f"unresolved: the search reached its state budget; the best line found "
+                       f"leaves {plural(line.strokes, 'card')}")
+        con.print(f"{verdict} · {plural(line.n_moves, 'move')} · {line.states:,} states · "
+                  f"{line.seconds:.3f} s", markup=False)
+        if show_moves:
+            for step in steps:
+                con.print(step_line(step, card_style, stock=has_stock))
+    if not json_out and solved + failed > 1:
+        con.print(f"\n{plural(solved, 'board')} solved: {won} won, {solved - won - unresolved} "
+                  f"not won" + (f", {unresolved} unresolved" if unresolved else "")
+                  + (f"; {failed} failed" if failed else ""), markup=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+@rule_options("strict")
+@board_source(many=False)
+def hint_command(
+    rules: Rules,
+    boards: BoardSource,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="One JSON object: board, variant, move (null once the hand is over), "
+                       "reason (a code), explanation, won, strokes, stock_left, line (the "
+                       "whole optimal line).")] = False,
+) -> None:
+    """Suggest the next move for a position (often a mid-game board FILE), and why.
+
+    The move is the first of an optimal line from the exact solver, which knows the stock
+    order the board gives: if the deal can still be won, the line wins with the most
+    stock left; if not, it leaves the fewest cards.  The reason follows a fixed rule
+    documented in golfstats/hint.py (keeps the deal winnable; starts the longest chain;
+    uncovers a card that is needed; ...).
+    """
+    from golfstats.hint import hint
+    from golfstats.render import card_name, describe_move
+
+    item = one_board(rules, boards)
+    try:
+        result = hint(item.board, rules)
+    except RuntimeError as exc:
+        report(f"internal error: {item.label}: {exc}")
+        raise typer.Exit(1) from None
+    line = result.solution
+    steps = replay(rules, item.board, line.moves, item.label)
+    if steps is None:
+        raise typer.Exit(1)
+    if json_out:
+        record = {"board": item.label, "variant": rules.id, **result.to_record(),
+                  "move": move_json(steps[0]) if not result.over else None,
+                  "line": [move_json(s) for s in steps]}
+        typer.echo(json.dumps(record))
+        return
+    con = console()
+    card_style = style(con)
+    con.print(f"[bold]{item.label}[/] · {rules.id}")
+    if result.over:
+        con.print(result.explain(), markup=False)
+        return
+    move = describe_move(result.card, steps[0].column, card_style)
+    move.stylize("bold")
+    con.print(move)
+    con.print("why: " + result.explain(lambda c: card_name(c, card_style)), markup=False)
+    best = outcome(line.won, line.strokes, line.stock_left, rules.layout.has_stock)
+    con.print(f"best result from here: {best} "
+              f"(a line of {plural(line.n_moves, 'move')}; see `golfstats solve`)", markup=False)
+
+
+@rule_options("strict")
+@board_source(many=False)
+def play_command(
+    rules: Rules,
+    boards: BoardSource,
+    policy: Annotated[str, typer.Option(
+        "--policy", "-p",
+        help="Who plays: a registered policy (`golfstats policies` lists them), with "
+             "parameters after a colon, e.g. lookahead:depth=2, sampling:samples=32.")] = "greedy",
+    key: KeyOpt = None,
+    goal: GoalOpt = GoalChoice.strokes,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="One JSON object: board, variant, policy, key, won, strokes, stock_left, "
+                       "points, draws, longest_chain, n_moves, states, seconds, resolved, "
+                       "moves.")] = False,
+) -> None:
+    """Watch a policy play one deal, move by move, with the running strokes and points.
+
+    Strokes (lower is better) are the cards left, or minus the unturned stock once the
+    tableau is clear; points follow docs/rules.md (10, 15, 20, ... per card of a chain,
+    100 + 5 per unturned stock card for clearing).  --goal applies to the clairvoyant
+    solver (exact).
+    """
+    from golfstats.policies import PolicyError, parse_policy, play_board
+    from golfstats.render import step_line
+
+    try:
+        chosen = parse_policy(policy)
+    except PolicyError as exc:
+        fail(str(exc))
+    item = one_board(rules, boards)
+    used_key = item.key if key is None else key
+    try:
+        line = play_board(rules, chosen, item.board, used_key, goal.value)
+    except (RuntimeError, ValueError) as exc:
+        report(f"internal error: {item.label}: {exc}")
+        raise typer.Exit(1) from None
+    steps = replay(rules, item.board, line.moves, item.label)
+    if steps is None:
+        raise typer.Exit(1)
+    if json_out:
+        record = {"board": item.label, "variant": rules.id, "policy": chosen.spec, "key": used_key,
+                  **line.to_record(), "moves": [move_json(s) for s in steps]}
+        typer.echo(json.dumps(record))
+        return
+    con = console()
+    card_style = style(con)
+    con.print(f"[bold]{item.label}[/] · {rules.id} · policy {chosen.spec}")
+    for step in steps:
+        con.print(step_line(step, card_style, points=True, stock=rules.layout.has_stock))
+    con.print(f"{outcome(line.won, line.strokes, line.stock_left, rules.layout.has_stock)}"
+              f" · {line.points} points · {plural(line.draws, 'draw')} · "
+              f"{plural(line.n_moves, 'move')} · longest chain {line.longest_chain}", markup=False)

@@ -1,0 +1,40 @@
+"""The one place that chooses the exact (clairvoyant) solver for a position.
+
+Golf layouts are swept densely (``kernels.sweep``: the any-time sweep, or the
+when-stuck sweep); the stockless games are searched (``kernels.search``).  Every
+caller, the solver's Python front (``golfstats.solver``) and the players that solve
+sampled orders, goes through ``solve_position``.  No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from golfstats.kernels.constants import FINISHED
+from golfstats.kernels.search import search_stockless
+from golfstats.kernels.sweep import sweep_any_time, sweep_when_stuck
+
+
+@nb.njit(cache=True, nogil=True)
+def solve_position(kt, exposed, heights, stock, top, cap, stop_at_win, max_states, kv, kb,
+                   moves_out):
+    """Optimal line of a position that knows its stock order (``stock``, kinds in draw order).
+
+    Returns ``(status, won, strokes, stock_left, n_moves, states)``; the line is in
+    ``moves_out[:n_moves]``.  Only lines turning at most ``cap`` stock cards count;
+    ``stop_at_win`` stops at the first win (winnability only).  ``kv`` (uint8, filled
+    with ``sweep.INF``) and ``kb`` (uint32, zeros) are the sweeps' buffers, left as they
+    were given.  ``max_states`` bounds the stockless search (the dense sweep has no
+    budget to hit); ``status`` is ``TRUNCATED`` when it was reached.
+    """
+    if kt.stockless:
+        status, won, left, n_moves, states = search_stockless(kt, exposed, heights, top,
+                                                              stop_at_win, max_states, moves_out)
+        return status, won, left, 0, n_moves, states
+    if kt.when_stuck:
+        won, strokes, stock_left, n_moves, states = sweep_when_stuck(
+            kt, exposed, heights, stock, top, cap, stop_at_win, kb, moves_out)
+    else:
+        won, strokes, stock_left, n_moves, states = sweep_any_time(
+            kt, exposed, heights, stock, top, cap, stop_at_win, kv, moves_out)
+    return FINISHED, won, strokes, stock_left, n_moves, states

@@ -1,0 +1,364 @@
+"""Exact solver of the stockless games (Black Hole, All in a Row): ``solve_stockless``.
+
+A state is (column heights, top); nothing is hidden and nothing is drawn, so the
+hand is one chain of plays.  The search is depth-first over states with a hash set
+of the states seen (each state is expanded once):
+
+* A state is stored as one int64 key: the heights, ``b`` bits per column (``b`` bits
+  hold the tallest column: 2 for Black Hole, 3 for All in a Row), above the 4-bit top
+  id.  Columns holding the same remaining cards are exchangeable, so the key stored is
+  the canonical one (``stockless_rules.canonical_key``).
+* A child is generated only if no rule proves it lost (``stockless_rules``: the walk
+  rule on the 13-cycle of ranks, unreached ranks, buried cards): those states are never
+  stored.  Every rule is a necessary condition for a win, so no win is missed.
+* Children are tried in order of mobility (the plays the new top allows, the card the
+  play uncovers included), then of the height of the column played: lines that keep
+  options find wins early.
+
+Goal win (``stop_at_win``) stops at the first win; a lost position has then been
+proved lost (every state not pruned was expanded) and the line reported is the best
+line seen, played on greedily to its end.  Goal strokes (fewest cards left; a win is 0)
+runs the same search first.  If it proves the loss and its line leaves one card, that
+is optimal (zero is impossible).  Otherwise a second pass, branch and bound, expands
+every state whose cards-left bound (``stuck_bound``: cards that can never be played,
+with the cards beneath them) is below the best line found, starting from that line.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.constants import FINISHED, TRUNCATED
+from golfstats.kernels.stockless_rules import (
+    ALL_KINDS,
+    canonical_key,
+    card_data,
+    card_stuck,
+    euler_ok,
+    kind_relations,
+    lowbit,
+    popcount,
+    stuck_bound,
+    trie_nodes,
+    unreached,
+    walk_tables,
+)
+from golfstats.kernels.stockless_set import grow, insert_at, new_set, prefetch, slot_of
+
+#: Rules the search may use (bit flags of ``_search``'s ``opts``); ``ALL_RULES`` is the default.
+USE_WALK, USE_UNREACHED, USE_BURIED, USE_CANONICAL, USE_ORDER = 1, 2, 4, 8, 16
+DEFAULT_RULES = USE_WALK | USE_CANONICAL | USE_ORDER
+_LOG2_START = 16  # initial hash set: 2**16 slots (512 KB), doubled at half load
+
+
+@nb.njit(cache=True, nogil=True)
+def solve_stockless(kt, exposed, heights, top, stop_at_win, max_states, moves_out):
+    """Solve a stockless position.  Returns ``(status, won, cards_left, n_moves, states)``.
+
+    ``kt``: ``tables.KernelTables`` of the rule set; ``exposed[c, h]``: kind of column c's
+    exposed card at height h; ``heights``: the position's heights (any, mid-game too);
+    ``top``: its top id (any top, the empty foundation included).  ``stop_at_win``: goal
+    win (is it winnable?), else goal strokes (the fewest cards left; 0 if won).
+    ``moves_out`` (at least ``heights.sum()`` long) receives the line: the column of
+    each play, ``n_moves`` of them; replayed, it ends with no play left and exactly
+    ``cards_left`` cards in the tableau.  ``states``: states stored (both passes).
+
+    ``status`` is ``FINISHED``, or ``TRUNCATED`` when ``max_states`` states were stored
+    before the search ended: the position is then unresolved (``won`` is True only if a
+    win was found), never proved lost, and ``cards_left`` is what the line reaches.
+    Under goal win a lost position's ``cards_left`` is what its line reaches, an upper
+    bound of the optimum; under goal strokes it is the optimum.
+    """
+    return _solve(kt, exposed, heights, top, stop_at_win, max_states, moves_out, DEFAULT_RULES)
+
+
+@nb.njit(cache=True, nogil=True)
+def _solve(kt, exposed, heights, top, stop_at_win, max_states, moves_out, opts):
+    status, won, left, n, states = _search(kt, exposed, heights, top, True, heights.sum(),
+                                           max_states, moves_out, opts)
+    if status == FINISHED and not won:
+        left, n = _play_on(kt, exposed, heights, top, moves_out, n)
+        if not stop_at_win and left > 1:
+            # the first pass proved left >= 1; find the fewest, below its line
+            status, won2, left2, n2, states2 = _search(kt, exposed, heights, top, False, left,
+                                                       max_states - states, moves_out, opts)
+            states += states2
+            if left2 < left:
+                left, n = _play_on(kt, exposed, heights, top, moves_out, n2)
+    elif status == TRUNCATED and not won:
+        left, n = _play_on(kt, exposed, heights, top, moves_out, n)
+    return status, won, left, n, states
+
+
+@nb.njit(cache=True, nogil=True)
+def _play_on(kt, exposed, heights, top, moves, n):
+    """Replay ``moves[:n]`` and play on (first playable column) until no play is left.
+    Returns ``(cards_left, n_moves)``."""
+    h = heights.copy()
+    for m in range(n):
+        c = moves[m]
+        top = kt.play_next[top, exposed[c, h[c]]]
+        h[c] -= 1
+    while True:
+        moved = False
+        for c in range(h.shape[0]):
+            if h[c] > 0 and kt.play_next[top, exposed[c, h[c]]] >= 0:
+                top = kt.play_next[top, exposed[c, h[c]]]
+                h[c] -= 1
+                moves[n] = c
+                n += 1
+                moved = True
+                break
+        if not moved:
+            return h.sum(), n
+
+
+@nb.njit(cache=True, nogil=True)
+def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out, opts):
+    """One depth-first pass.  ``win_only``: prune states proved lost (pass 1); else prune
+    states whose cards-left bound is >= the best line's, starting at ``bound`` (pass 2).
+    Returns ``(status, won, best_left, n_moves, states)``; ``moves_out[:n_moves]`` leads
+    to a state with ``best_left`` cards (not played on), left as it was if none beat
+    ``bound``."""
+    top_kind, kind_top, pred, fol, wrap = kind_relations(kt)
+    accepts = kt.accepts
+    ncols = heights0.shape[0]
+    kinds, incol, above, by_kind, n_kind = card_data(exposed, heights0, pred)
+    hmax = kinds.shape[1] - 2
+    bits = 1
+    while (1 << bits) <= hmax:
+        bits += 1
+    use_walk = wrap and opts & 1 != 0
+    use_unreached = wrap and opts & 2 != 0
+    use_buried = opts & 4 != 0
+    use_canon = opts & 8 != 0
+    use_order = opts & 16 != 0
+    sig, neg, pos = walk_tables()
+    nodes, node_depth, shared_at = trie_nodes(kinds, heights0)
+
+    h = heights0.copy()
+    cnt = np.zeros(16, np.int64)
+    colmask = np.zeros(16, np.int64)  # columns whose exposed card is of each kind
+    botcnt = np.zeros(16, np.int64)  # non-empty columns with each bottom kind
+    hmask = np.zeros(hmax + 1, np.int64)  # columns of each height
+    free = 0  # columns on shared trie nodes (canonical_key)
+    shifts = np.empty(ncols, np.int64)
+    key = top0
+    left = 0
+    for c in range(ncols):
+        shifts[c] = bits * c + 4
+        key += h[c] << shifts[c]
+        left += h[c]
+        hmask[h[c]] |= 1 << c
+        free |= shared_at[c, h[c]] << c
+        for i in range(1, h[c] + 1):
+            cnt[kinds[c, i]] += 1
+        if h[c] > 0:
+            colmask[kinds[c, h[c]]] |= 1 << c
+            botcnt[kinds[c, 1]] += 1
+    nz = 0
+    ends = 0  # bottom kinds of non-empty columns, as ranks 0..12: where the walk may end
+    for k in range(1, 14):
+        if cnt[k] > 0:
+            nz |= 1 << k
+        if botcnt[k] > 0:
+            ends |= 1 << (k - 1)
+
+    table = new_set(_LOG2_START)
+    hshift = 64 - _LOG2_START
+    ck = canonical_key(key, free, hmask, nodes, node_depth, shifts) if use_canon else key
+    table[slot_of(ck, hshift)] = ck
+    used = 1
+
+    depth_max = left + 2
+    cand = np.zeros((depth_max, ncols), np.int64)
+    score = np.zeros(ncols, np.int64)
+    g_col = np.zeros(ncols, np.int64)  # children generated at one expansion
+    g_key = np.zeros(ncols, np.int64)
+    g_slot = np.zeros(ncols, np.int64)
+    g_sc = np.zeros(ncols, np.int64)
+    ncand = np.zeros(depth_max, np.int64)
+    icand = np.zeros(depth_max, np.int64)
+    path = np.zeros(depth_max, np.int64)
+    fkey = np.zeros(depth_max, np.int64)
+    best = bound
+    best_n = 0
+    won = False
+    status = FINISHED
+
+    # the root: lost already?
+    tk0 = top_kind[top0]
+    root_bound = stuck_bound(h, cnt, nz, tk0, kinds, incol, above, pred, fol, wrap)
+    dead = (use_buried or use_unreached) and root_bound > 0
+    if use_walk and tk0 >= 0:
+        dead = dead or not euler_ok(cnt, tk0, ends, sig, neg, pos)
+    if left == 0:
+        return FINISHED, True, 0, 0, used
+    if (win_only and dead) or (not win_only and root_bound >= best):
+        return FINISHED, False, best, 0, used
+
+    d = 0
+    fkey[0] = key
+    ncand[0] = -1
+    while d >= 0:
+        if ncand[d] < 0:  # expand the state at depth d
+            key = fkey[d]
+            top = key & 15
+            tk = top_kind[top]
+            n = 0
+            ng = 0
+            acc = accepts[top] & nz
+            while acc:
+                x = lowbit(acc)
+                acc &= acc - 1
+                cols = colmask[x]
+                while cols:
+                    c = lowbit(cols)
+                    cols &= cols - 1
+                    hc = h[c]
+                    # the child, in place: column c one lower, one card of kind x fewer
+                    h[c] = hc - 1
+                    cnt[x] -= 1
+                    if hc == 1:
+                        botcnt[kinds[c, 1]] -= 1
+                    nzc = nz if cnt[x] > 0 else nz & ~(1 << x)
+                    lost = False
+                    if win_only:
+                        if use_unreached and (cnt[x] == 0 or tk < 0 or cnt[tk] == 0):
+                            lost = unreached(x, nzc, fol) != 0
+                        if not lost and use_walk:
+                            ec = ends
+                            if hc == 1 and botcnt[kinds[c, 1]] == 0:
+                                ec &= ~(1 << (kinds[c, 1] - 1))
+                            lost = not euler_ok(cnt, x, ec, sig, neg, pos)
+                        if not lost and use_buried:
+                            # only cards that just lost a predecessor can become stuck:
+                            # kinds after x (one x fewer) and, when exposed, after the old top
+                            ks = (fol[x] | (ALL_KINDS if tk < 0 else fol[tk])) & nzc
+                            while ks and not lost:
+                                k = lowbit(ks)
+                                ks &= ks - 1
+                                for j in range(n_kind[k]):
+                                    cc = by_kind[k, j] >> 3
+                                    ii = by_kind[k, j] & 7
+                                    if ii <= h[cc] and card_stuck(cc, ii, h, cnt, x, kinds, incol,
+                                                                  above, pred):
+                                        lost = True
+                                        break
+                    else:
+                        lb = stuck_bound(h, cnt, nzc, x, kinds, incol, above, pred, fol, wrap)
+                        if lb == 0 and use_walk:
+                            ec = ends
+                            if hc == 1 and botcnt[kinds[c, 1]] == 0:
+                                ec &= ~(1 << (kinds[c, 1] - 1))
+                            if not euler_ok(cnt, x, ec, sig, neg, pos):
+                                lb = 1
+                        lost = lb >= best
+                    if not lost:
+                        ckey = (key & ~15) - (1 << shifts[c]) + kind_top[x]
+                        if use_canon:
+                            hmask[hc] &= ~(1 << c)
+                            hmask[hc - 1] |= 1 << c
+                            fr = (free & ~(1 << c)) | (shared_at[c, hc - 1] << c)
+                            ck = canonical_key(ckey, fr, hmask, nodes, node_depth, shifts)
+                            hmask[hc - 1] &= ~(1 << c)
+                            hmask[hc] |= 1 << c
+                        else:
+                            ck = ckey
+                        s = slot_of(ck, hshift)
+                        prefetch(table, s)
+                        sc = 0
+                        if use_order:
+                            # mobility: plays the new top allows, the uncovered card too
+                            m = 0
+                            ff = fol[x]
+                            while ff:
+                                m += popcount(colmask[lowbit(ff)] & ~(1 << c))
+                                ff &= ff - 1
+                            if hc > 1 and (fol[x] >> kinds[c, hc - 1]) & 1:
+                                m += 1
+                            sc = m * 8 + hc
+                        g_col[ng] = c
+                        g_key[ng] = ck
+                        g_slot[ng] = s
+                        g_sc[ng] = sc
+                        ng += 1
+                    h[c] = hc
+                    cnt[x] += 1
+                    if hc == 1:
+                        botcnt[kinds[c, 1]] += 1
+            # second pass: the set lookups, their cache lines already on the way
+            for j in range(ng):
+                if insert_at(table, g_key[j], g_slot[j]):
+                    used += 1
+                    if 2 * used > table.shape[0]:
+                        table = grow(table, hshift)
+                        hshift -= 1
+                        for jj in range(j + 1, ng):
+                            g_slot[jj] = slot_of(g_key[jj], hshift)
+                    sc = g_sc[j]
+                    p = n
+                    while p > 0 and score[p - 1] < sc:
+                        cand[d, p] = cand[d, p - 1]
+                        score[p] = score[p - 1]
+                        p -= 1
+                    cand[d, p] = g_col[j]
+                    score[p] = sc
+                    n += 1
+            ncand[d] = n
+            icand[d] = 0
+            if used >= max_states:
+                status = TRUNCATED
+                break
+        if icand[d] < ncand[d]:  # play the next candidate
+            c = cand[d, icand[d]]
+            icand[d] += 1
+            hc = h[c]
+            x = kinds[c, hc]
+            colmask[x] &= ~(1 << c)
+            h[c] = hc - 1
+            hmask[hc] &= ~(1 << c)
+            hmask[hc - 1] |= 1 << c
+            free = (free & ~(1 << c)) | (shared_at[c, hc - 1] << c)
+            if hc > 1:
+                colmask[kinds[c, hc - 1]] |= 1 << c
+            else:
+                botcnt[kinds[c, 1]] -= 1
+                if botcnt[kinds[c, 1]] == 0:
+                    ends &= ~(1 << (kinds[c, 1] - 1))
+            cnt[x] -= 1
+            if cnt[x] == 0:
+                nz &= ~(1 << x)
+            path[d] = c
+            fkey[d + 1] = (fkey[d] & ~15) - (1 << shifts[c]) + kind_top[x]
+            d += 1
+            left -= 1
+            ncand[d] = -1
+            if left < best:
+                best = left
+                best_n = d
+                moves_out[:d] = path[:d]
+                if left == 0:
+                    won = True
+                    break
+        else:  # backtrack
+            d -= 1
+            if d >= 0:
+                c = path[d]
+                hc = h[c] + 1
+                x = kinds[c, hc]
+                if hc > 1:
+                    colmask[kinds[c, hc - 1]] &= ~(1 << c)
+                else:
+                    botcnt[kinds[c, 1]] += 1
+                    ends |= 1 << (kinds[c, 1] - 1)
+                colmask[x] |= 1 << c
+                h[c] = hc
+                hmask[hc - 1] &= ~(1 << c)
+                hmask[hc] |= 1 << c
+                free = (free & ~(1 << c)) | (shared_at[c, hc] << c)
+                cnt[x] += 1
+                nz |= 1 << x
+                left += 1
+    return status, won, best, best_n, used

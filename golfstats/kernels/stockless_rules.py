@@ -1,0 +1,346 @@
+"""What the stockless search knows about a position besides its moves: proofs that a
+state is lost, a bound on the cards it must leave, and canonical keys.  No I/O, no RNG.
+
+A position of Black Hole or All in a Row is (column heights, top).  Every rule here
+reads kinds only (suits never matter) and is derived from the tables, so the search
+and the reference engine share one definition of what may follow what:
+``pred[x]`` is the bitmask of kinds after which a card of kind ``x`` may be played,
+``fol[y]`` the kinds that may follow ``y``.  The cycle rules (``euler_ok``,
+``unreached``) also need the ranks to form one 13-cycle (``wrap`` below: each rank is
+followed by exactly its two neighbours, K-A adjacent), as in both stockless games.
+
+The rules, each a *necessary* condition for clearing the tableau, with its proof:
+
+Walk rule (``euler_ok``).  The cards still to be played, in the order they are played,
+form a walk on the 13-cycle of ranks that starts at the top's rank and moves one rank
+up or down per card.  Write ``v[r]`` for the visits of rank r (cards left of rank r,
+plus one for the top's rank) and ``n[r]`` for how often the walk crosses the edge
+between ranks r and r+1.  Each visit is entered and left by one edge, except the start
+(not entered) and the end (not left), so ``n[r-1] + n[r] = 2 v[r] - [r = start] -
+[r = end]``.  On a cycle of odd length this linear system has exactly one solution,
+``n[r] = A[r] - (s_r(start) + s_r(end)) / 2`` with ``A[r] = sum_k (-1)^k v[r+1+k]`` and
+``s_r(x) = (-1)^((x - r - 1) mod 13)``; it is always integral.  A walk exists iff for
+some end every ``n[r] >= 0`` and the edges used are connected (Euler's theorem for
+trails: connected, and odd degree exactly at the two ends).  The end is the last card
+played, the bottom card of the last column emptied, so only kinds at the bottom of a
+non-empty column may end the walk.  If no end works, no order of the cards is a legal
+chain, whatever the columns allow: the state is lost.
+
+Unreached ranks (``unreached``): the top moves one rank per play and only onto ranks
+that still have cards, so the ranks reachable from the top are its connected run in
+the cycle of ranks with cards left.  A card of another rank can never be played.
+(This is implied by the walk rule; it is kept because it also bounds the cards left.)
+
+Buried card (``card_stuck``).  A card X at position i of column c (1 = bottom) is
+played onto the card played just before it.  When X is still covered (i < height),
+that card is either the one directly above X (played last, uncovering X) or a card in
+another column played after X is uncovered: the cards above X at i+2 and higher are
+gone before X is uncovered and before the card at i+1, so they are followed by
+that card, not by X; cards below X are still under it.  When X is exposed the top
+itself may also precede it.  So if no such card of a kind in ``pred[X]`` is left, X is
+never played, and neither is any card beneath it.  Its eligible predecessors only go
+down along a line (cards leave the tableau; the top's bonus passes to the card that
+uncovered X), so a stuck card stays stuck.
+
+Cards-left bound (``stuck_bound``): every stuck card and unreached card stays in the
+tableau, with all cards beneath it; the bound is their number, column by column.
+
+Canonical keys (``canonical_key``): two states whose columns hold the same multiset
+of remaining card sequences (and the same top) have the same futures up to renaming
+columns, so they are one state.  Sequences that equal are prefixes of the dealt
+columns, so the classes are the nodes of the trie of dealt columns; a node shared by
+several columns (same kinds from the bottom up to its depth) is where columns can be
+exchanged.  The canonical heights give each shared node, deepest first, its count of
+columns from the lowest-numbered columns of its set still free; the result depends
+only on the multiset (counts per node) and always exists (a node's set holds its
+count plus the columns above it that are not yet assigned).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+ALL_KINDS = 0x3FFE  # kinds 1..13
+_DEBRUIJN = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36,
+                      53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37,
+                      16, 54, 35, 52, 21, 44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14,
+                      19, 9, 13, 8, 7, 6], np.int64)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def lowbit(x):
+    """Index of the lowest set bit of ``x`` > 0 (de Bruijn multiplication)."""
+    lsb = np.uint64(x & -x)
+    return _DEBRUIJN[np.int64((lsb * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58))]
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def popcount(x):
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@nb.njit(cache=True, nogil=True)
+def kind_relations(kt):
+    """``(top_kind, kind_top, pred, fol, wrap)`` from the tables: the kind a top id stands
+    for (-1: any kind may follow, an empty foundation), the top id a card of each kind
+    makes, the predecessor and follower masks of each kind, and whether the kinds 1..13
+    form the 13-cycle of wrapping ranks.  ``kind_top`` is -1 where a kind makes no top
+    or more than one (rule sets with dead Queens; never a stockless game)."""
+    play_next = kt.play_next
+    n_tops = play_next.shape[0]
+    top_kind = np.full(n_tops, -1, np.int64)
+    kind_top = np.full(16, -1, np.int64)
+    for t in range(n_tops):
+        for x in range(1, 14):
+            u = play_next[t, x]
+            if u >= 0:
+                top_kind[u] = x
+                if kind_top[x] >= 0 and kind_top[x] != u:
+                    kind_top[x] = -2
+                elif kind_top[x] == -1:
+                    kind_top[x] = u
+    pred = np.zeros(16, np.int64)
+    fol = np.zeros(16, np.int64)
+    for y in range(1, 14):
+        u = kind_top[y]
+        if u < 0:
+            kind_top[y] = -1
+            continue
+        for x in range(1, 14):
+            if play_next[u, x] >= 0:
+                pred[x] |= 1 << y
+                fol[y] |= 1 << x
+    wrap = True
+    for y in range(1, 14):
+        up = y % 13 + 1
+        down = (y + 11) % 13 + 1
+        if fol[y] != (1 << up) | (1 << down):
+            wrap = False
+    return top_kind, kind_top, pred, fol, wrap
+
+
+@nb.njit(cache=True, nogil=True)
+def walk_tables():
+    """``sig[r, x] = s_r(x)`` for ranks 0..12 (module docstring), ``neg[r]``: ends x with
+    ``s_r(x) = -1``, ``pos[x]``: edges r with ``s_r(x) = +1`` (bitmasks)."""
+    sig = np.empty((13, 13), np.int64)
+    neg = np.zeros(13, np.int64)
+    pos = np.zeros(13, np.int64)
+    for r in range(13):
+        for x in range(13):
+            s = 1 - 2 * (((x - r - 1) % 13) & 1)
+            sig[r, x] = s
+            if s < 0:
+                neg[r] |= 1 << x
+            else:
+                pos[x] |= 1 << r
+    return sig, neg, pos
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def euler_ok(cnt, t, ends, sig, neg, pos):
+    """Walk rule: can the cards left (``cnt`` by kind) be played as one chain from top kind
+    ``t`` (1..13) ending on a kind of ``ends`` (bitmask over ranks 0..12, i.e. kind - 1)?
+    False proves the state lost (module docstring)."""
+    if ends == 0:
+        return True  # nothing left
+    ti = t - 1
+    a = cnt[1] + (1 if ti == 0 else 0)  # A[0] = v[0] + v[1] - v[2] + ... - v[12]... see below
+    sg = 1
+    for j in range(1, 13):
+        a += sg * (cnt[j + 1] + (1 if j == ti else 0))
+        sg = -sg
+    # c[r] = 2 n[r] + s_r(end) = 2 A[r] - s_r(t): odd.  c <= -3: no end works; c = -1: the
+    # end must have s_r(end) = -1 (then n[r] = 0); c = 1: n[r] = 0 iff s_r(end) = +1.
+    rneg = 0
+    rone = 0
+    for r in range(13):
+        if r > 0:
+            a = 2 * (cnt[r + 1] + (1 if r == ti else 0)) - a  # A[r] = 2 v[r] - A[r-1]
+        c = 2 * a - sig[r, ti]
+        if c < 0:
+            if c < -1:
+                return False
+            rneg |= 1 << r
+        elif c == 1:
+            rone |= 1 << r
+    if rneg == 0 and rone == 0:
+        return True  # every n[r] >= 1: any end works and the walk is connected
+    es = ends
+    rr = rneg
+    while rr:
+        es &= neg[lowbit(rr)]
+        rr &= rr - 1
+    while es:
+        e = lowbit(es)
+        es &= es - 1
+        z = rneg | (rone & pos[e])  # edges the walk does not use
+        starts = z & ~(((z << 1) | (z >> 12)) & 0x1FFF)
+        if starts & (starts - 1) == 0:  # unused edges form one run: used edges connected
+            return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def reach(t, nz, fol):
+    """Kinds reachable from top kind ``t`` through kinds of ``nz`` (bitmask, cards left)."""
+    r = 1 << t
+    while True:
+        nr = r
+        rr = r
+        while rr:
+            nr |= fol[lowbit(rr)] & nz
+            rr &= rr - 1
+        if nr == r:
+            return r
+        r = nr
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def unreached(t, nz, fol):
+    """Kinds with cards left that the top (kind ``t``, -1 for any) can never reach."""
+    if t < 0:
+        return 0
+    return nz & ~reach(t, nz, fol)
+
+
+@nb.njit(cache=True, nogil=True)
+def card_data(exposed, heights, pred):
+    """Per-card arrays of the buried-card rule, for the cards of ``heights``.
+
+    ``kinds[c, i]`` (i = 1..heights[c]); ``incol[c, i, h]``: cards of column c at
+    positions j <= h, j != i, of a kind that may precede card (c, i); ``above[c, i]``: 1
+    if the card directly above may precede it; ``by_kind``: the cards of each kind as
+    ``c * 8 + i``, ``n_kind`` of them."""
+    ncols = heights.shape[0]
+    hmax = 1
+    for c in range(ncols):
+        hmax = max(hmax, heights[c])
+    kinds = np.zeros((ncols, hmax + 2), np.int64)
+    incol = np.zeros((ncols, hmax + 1, hmax + 1), np.int64)
+    above = np.zeros((ncols, hmax + 1), np.int64)
+    by_kind = np.zeros((16, ncols * hmax), np.int64)
+    n_kind = np.zeros(16, np.int64)
+    for c in range(ncols):
+        for i in range(1, heights[c] + 1):
+            kinds[c, i] = exposed[c, i]
+    for c in range(ncols):
+        for i in range(1, heights[c] + 1):
+            pm = pred[kinds[c, i]]
+            for hh in range(hmax + 1):
+                n = 0
+                for j in range(1, min(hh, heights[c]) + 1):
+                    if j != i and (pm >> kinds[c, j]) & 1:
+                        n += 1
+                incol[c, i, hh] = n
+            if i < heights[c] and (pm >> kinds[c, i + 1]) & 1:
+                above[c, i] = 1
+            k = kinds[c, i]
+            by_kind[k, n_kind[k]] = c * 8 + i
+            n_kind[k] += 1
+    return kinds, incol, above, by_kind, n_kind
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def card_stuck(c, i, h, cnt, tk, kinds, incol, above, pred):
+    """Buried-card rule: can card (c, i) (still in the tableau) never be played?  ``tk`` is
+    the top's kind (-1: any)."""
+    pm = pred[kinds[c, i]]
+    e = -incol[c, i, h[c]]
+    pp = pm
+    while pp:
+        e += cnt[lowbit(pp)]
+        pp &= pp - 1
+    if i < h[c]:
+        e += above[c, i]
+    elif tk < 0 or (pm >> tk) & 1:
+        e += 1
+    return e == 0
+
+
+@nb.njit(cache=True, nogil=True)
+def stuck_bound(h, cnt, nz, tk, kinds, incol, above, pred, fol, wrap):
+    """Cards-left bound: the stuck and unreached cards with all cards beneath them."""
+    lost = unreached(tk, nz, fol) if wrap else 0
+    bound = 0
+    for c in range(h.shape[0]):
+        for i in range(h[c], 0, -1):
+            if (lost >> kinds[c, i]) & 1 or card_stuck(c, i, h, cnt, tk, kinds, incol, above, pred):
+                bound += i
+                break
+    return bound
+
+
+@nb.njit(cache=True, nogil=True)
+def trie_nodes(kinds, heights):
+    """Shared trie nodes, deepest first: ``(cols, depth, n)``; ``cols[m]`` is the column
+    mask of node m (columns whose cards 1..depth[m] have equal kinds), and
+    ``shared_at[c, j]`` is 1 where column c at height j sits on a shared node (or j = 0)."""
+    ncols = heights.shape[0]
+    hmax = kinds.shape[1] - 2
+    cols = np.zeros(ncols * hmax, np.int64)
+    depth = np.zeros(ncols * hmax, np.int64)
+    shared_at = np.zeros((ncols, hmax + 1), np.int64)
+    n = 0
+    for j in range(hmax, 0, -1):
+        done = 0
+        for c in range(ncols):
+            if heights[c] < j or (done >> c) & 1:
+                continue
+            mask = 1 << c
+            for d in range(c + 1, ncols):
+                if heights[d] < j:
+                    continue
+                same = True
+                for i in range(1, j + 1):
+                    if kinds[c, i] != kinds[d, i]:
+                        same = False
+                        break
+                if same:
+                    mask |= 1 << d
+            done |= mask
+            if mask & (mask - 1):
+                cols[n] = mask
+                depth[n] = j
+                n += 1
+                m = mask
+                while m:
+                    shared_at[lowbit(m), j] = 1
+                    m &= m - 1
+    for c in range(ncols):
+        shared_at[c, 0] = 1
+    return cols[:n], depth[:n], shared_at
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def canonical_key(key, free, hmask, cols, depth, shifts):
+    """The key of the canonical representative of a state (module docstring).  ``free``:
+    columns on shared nodes or empty; ``hmask[j]``: columns of height j."""
+    fr = free
+    for m in range(cols.shape[0]):
+        at = cols[m] & hmask[depth[m]]
+        if at == 0:
+            continue
+        avail = cols[m] & fr
+        choose = 0
+        k = popcount(at)
+        for _ in range(k):
+            lb = avail & -avail
+            choose |= lb
+            avail ^= lb
+        fr &= ~choose
+        if choose != at:
+            moved = choose ^ at
+            while moved:
+                c = lowbit(moved)
+                moved &= moved - 1
+                if (choose >> c) & 1:
+                    key += depth[m] << shifts[c]
+                else:
+                    key -= depth[m] << shifts[c]
+    return key

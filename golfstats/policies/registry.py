@@ -1,0 +1,38 @@
+"""The registered policies: one ``PolicyInfo`` each, in display order.
+
+Adding a policy is one entry here, one kernel (or strategy) and one twin in
+``golfstats.reference``; nothing in sim/, report/ or cli/ names a policy.
+"""
+
+from __future__ import annotations
+
+from golfstats.kernels.constants import GREEDY, LOOKAHEAD, RANDOM, SAMPLING
+from golfstats.policies.spec import Param, PolicyInfo, register
+from golfstats.policies.strategies import ClairvoyantSolver, CompiledPlayer
+from golfstats.reference import twins
+
+register(PolicyInfo(
+    "random", "a uniformly random legal move", CompiledPlayer(RANDOM),
+    chunk_size=50_000, colour="#8c8c8c", marker="v", twin=twins.random_twin))
+register(PolicyInfo(
+    "greedy", "play whenever possible (tallest column first), otherwise draw",
+    CompiledPlayer(GREEDY), chunk_size=50_000, colour="#e6862a", marker="s",
+    twin=twins.greedy_twin))
+register(PolicyInfo(
+    "lookahead", "best chain now, valued by expectation over the next `depth` draws "
+    "(in Black Hole and All in a Row, where nothing is hidden, the exact line)",
+    CompiledPlayer(LOOKAHEAD),
+    params=(Param("depth", 1, "draws looked ahead", lo=1, hi=2),),
+    chunk_size=2_000, colour="#1f77b4", marker="o", twin=twins.lookahead_twin))
+register(PolicyInfo(
+    "sampling", "per chain, solve `samples` stock orders consistent with what it sees; play "
+    "the best on average (samples spent by successive halving)", CompiledPlayer(SAMPLING),
+    params=(Param("samples", 32, "stock orders sampled per decision", lo=1, hi=4096),),
+    chunk_size=100, colour="#2ca02c", marker="D", twin=twins.sampling_twin))
+register(PolicyInfo(
+    "exact", "the clairvoyant exact solver (knows the stock order)", ClairvoyantSolver(),
+    honest=False, chunk_size=250, colour="#7b2d8e", marker="*", twin=twins.exact_twin))
+
+#: What ``golfstats simulate`` plays when no policy is named: a simple honest player, a
+#: stronger one and the clairvoyant optimum.
+DEFAULT_POLICIES = ("greedy", "lookahead", "exact")

@@ -1,0 +1,144 @@
+"""How a policy plays (``spec.Strategy``): a compiled honest player, or the clairvoyant
+solver.  Honest strategies are handed only the visible position: the stock order never
+reaches their decisions."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from golfstats.engine import Line
+from golfstats.policies.spec import Policy, Strategy
+from golfstats.rules import Rules
+
+#: What ``play_deals`` returns for every policy, in order (plus its declared values).
+RESULT_COLUMNS = ("won", "strokes", "points", "draws", "n_moves", "longest_chain", "states",
+                  "seconds", "truncated")
+
+
+def _start_code(rules: Rules) -> int:
+    return {"card": 0, "empty": 1, "ace-of-spades": 2}[rules.layout.start]
+
+
+def _kernel_params(policy: Policy) -> np.ndarray:
+    return np.array(policy.kernel_params() or [0], np.int64)
+
+
+class CompiledPlayer(Strategy):
+    """An honest player compiled in ``kernels.playout`` under the id ``kernel``."""
+
+    def __init__(self, kernel: int):
+        self.kernel = kernel
+
+    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+        """``seconds``: the compiled loop plays a whole batch in one call, so the batch
+        time is divided evenly."""
+        from golfstats.kernels.playout import play_batch
+        from golfstats.kernels.tables import kernel_tables, tables_for
+        from golfstats.solver import solver_scratch
+
+        tables = tables_for(rules)
+        layout = rules.layout
+        n = batch.cards.shape[0]
+        out = np.zeros((n, 8), np.int64)
+        width = batch.cards.shape[1] + 2
+        moves = np.zeros((n if record_moves else 1, width), np.int64)
+        kv, kb = solver_scratch(tables.stride)
+        started = time.perf_counter()
+        play_batch(self.kernel, _kernel_params(policy), kernel_tables(tables), batch.cards,
+                   batch.keys, layout.columns, layout.height, _start_code(rules),
+                   max(tables.index_any, 0), kv, kb, out, moves, record_moves)
+        elapsed = time.perf_counter() - started
+        if (out[:, 0] != 0).any():
+            raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
+        result = {
+            "won": out[:, 1].astype(bool), "strokes": out[:, 2], "points": out[:, 3],
+            "draws": out[:, 4], "n_moves": out[:, 5], "longest_chain": out[:, 6],
+            "states": np.zeros(n, np.int64), "seconds": np.full(n, elapsed / max(n, 1)),
+            "truncated": out[:, 7].astype(bool),
+        }
+        if record_moves:
+            result["move_list"] = [row[:k] for row, k in zip(moves, out[:, 5], strict=True)]
+        return result
+
+    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+        from golfstats.kernels.playout import play_hand
+        from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
+        from golfstats.solver import solver_scratch
+
+        tables = tables_for(rules, board.foundation is None)
+        arrays = board_arrays(board, tables)
+        kv, kb = solver_scratch(tables.stride)
+        moves = np.empty(int(arrays.heights.sum()) + len(board.stock) + 2, np.int64)
+        started = time.perf_counter()
+        status, won, strokes, points, draws, n, longest, truncated = play_hand(
+            self.kernel, _kernel_params(policy), kernel_tables(tables), arrays.exposed,
+            arrays.heights, arrays.stock, arrays.top, key, kv, kb, moves)
+        if status != 0:
+            raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
+        stock_left = len(board.stock) - int(draws)
+        return Line(tuple(int(m) for m in moves[:n]), bool(won), int(strokes), stock_left,
+                    int(points), int(draws), int(longest),
+                    seconds=time.perf_counter() - started, resolved=not truncated)
+
+    def plan(self, policy, rules, board, key=0, goal="strokes"):
+        """Only the visible position reaches the kernel: the stock as counts of kinds."""
+        from golfstats.kernels.playout import decide
+        from golfstats.kernels.rng import new_state
+        from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for, unseen_counts
+        from golfstats.solver import solver_scratch
+
+        tables = tables_for(rules, board.foundation is None)
+        arrays = board_arrays(board, tables)
+        kv, kb = solver_scratch(tables.stride)
+        out = np.empty(int(arrays.heights.sum()) + len(board.stock) + 2, np.int64)
+        n, _ = decide(self.kernel, _kernel_params(policy), kernel_tables(tables), arrays.exposed,
+                      arrays.heights.copy(), arrays.top, len(board.stock),
+                      unseen_counts(arrays.stock), new_state(key), kv, kb, out)
+        return [int(m) for m in out[:n]]
+
+
+class ClairvoyantSolver(Strategy):
+    """The exact solver as a player: it knows the stock order (``golfstats.solver``)."""
+
+    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+        """``seconds``: each deal's own solve time."""
+        from golfstats.deals import board_from_cards
+
+        lines = [self.play_board(policy, rules, board_from_cards(rules, cards), goal=goal)
+                 for cards in batch.cards]
+        return lines_to_columns(lines, record_moves)
+
+    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+        from golfstats.solver import solve
+
+        return solve(board, rules, goal)
+
+    def plan(self, policy, rules, board, key=0, goal="strokes"):
+        """The optimal line up to and including its first draw."""
+        out = []
+        for move in self.play_board(policy, rules, board, key, goal).moves:
+            out.append(move)
+            if move < 0:
+                break
+        return out
+
+
+def lines_to_columns(lines: list[Line], record_moves: bool = False, **values) -> dict:
+    """``play_deals``'s columns from one ``Line`` per deal (``values``: extra columns)."""
+    result = {
+        "won": np.array([ln.won for ln in lines], bool),
+        "strokes": np.array([ln.strokes for ln in lines], np.int64),
+        "points": np.array([ln.points for ln in lines], np.int64),
+        "draws": np.array([ln.draws for ln in lines], np.int64),
+        "n_moves": np.array([ln.n_moves for ln in lines], np.int64),
+        "longest_chain": np.array([ln.longest_chain for ln in lines], np.int64),
+        "states": np.array([ln.states for ln in lines], np.int64),
+        "seconds": np.array([ln.seconds for ln in lines], float),
+        "truncated": np.array([not ln.resolved for ln in lines], bool),
+        **values,
+    }
+    if record_moves:
+        result["move_list"] = [np.array(ln.moves, np.int64) for ln in lines]
+    return result

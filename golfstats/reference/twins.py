@@ -1,0 +1,61 @@
+"""Each registered policy's twin as a play-out (``PolicyInfo.twin``).
+
+``twin(rules, start, policy, key) -> TwinLine``: the whole hand from a position, by the
+policy's slow twin.  The clairvoyant solver's twin is the reference solver, which
+proves the optimal strokes but does not name one of the (often many) optimal lines:
+its ``moves`` are None, and tests compare it on won and strokes only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from golfstats.engine import Line, Position
+from golfstats.reference.policies import greedy, lookahead, play_out, random_move
+from golfstats.reference.sampling import sampling
+from golfstats.reference.solver import reference_solve
+from golfstats.rules import Rules
+
+
+@dataclass(frozen=True)
+class TwinLine:
+    """What a twin says of a hand: won, strokes and, when it names one, the line."""
+
+    won: bool
+    strokes: int
+    moves: tuple[int, ...] | None
+
+
+def _twin_line(line: Line) -> TwinLine:
+    return TwinLine(line.won, line.strokes, line.moves)
+
+
+def random_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
+    return _twin_line(play_out(rules, start, random_move, key))
+
+
+def greedy_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
+    return _twin_line(play_out(rules, start, lambda r, view, rng: greedy(r, view), key))
+
+
+def lookahead_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
+    """Without a stock nothing is hidden and lookahead plays the exact line: its twin is
+    then the reference solver's optimum."""
+    if not rules.layout.has_stock:
+        return exact_twin(rules, start, policy, key)
+    depth = int(policy.param("depth"))
+    return _twin_line(play_out(rules, start, lambda r, view, rng: lookahead(r, view, depth), key))
+
+
+def sampling_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
+    samples = int(policy.param("samples"))
+    return _twin_line(play_out(rules, start, lambda r, view, rng: sampling(r, view, samples, rng),
+                               key))
+
+
+def exact_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
+    """The reference solver's optimum: won and strokes (no line: see the module doc)."""
+    from golfstats.board import Board
+
+    won, strokes = reference_solve(Board(start.tableau, start.stock, start.top_card), rules)
+    return TwinLine(won, strokes, None)

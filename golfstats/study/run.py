@@ -1,0 +1,100 @@
+"""Running the study: the pilot, the planned runs (reused, resumed or made by
+``golfstats.sim.run_or_reuse``), then the outputs (``study.outputs``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from golfstats.runs import load_run
+from golfstats.study.plan import (
+    CLAIRVOYANT,
+    SAMPLING_POLICY,
+    STUDY_POLICIES,
+    StudyConfig,
+    VariantPlan,
+    cost_per_deal,
+    estimate_seconds,
+    plan_sizes,
+)
+
+
+class StudyError(RuntimeError):
+    """A study that cannot run (a failed run)."""
+
+
+def _simulate(rules_id: str, policies: tuple[str, ...], n: int, seed: int, out: Path,
+              config: StudyConfig) -> Path:
+    """Run, resume or reuse the simulate run in ``out``."""
+    from golfstats.policies import policies_from_names
+    from golfstats.rules import parse_variant
+    from golfstats.sim import SimConfig, run_or_reuse
+
+    sim = SimConfig(rules=parse_variant(rules_id), policies=policies_from_names(policies),
+                    n=n, seed=seed, goal="strokes", workers=config.workers, out=out)
+    try:
+        return Path(run_or_reuse(sim, progress=config.progress,
+                                 log_file=config.out / "runs" / "study.log"))
+    except Exception as exc:  # SimError and worker failures: one line, the run is kept
+        raise StudyError(f"simulate {rules_id} n={n} failed: {exc}") from exc
+
+
+@dataclass
+class StudyResult:
+    out: Path
+    plans: list[VariantPlan]
+    runs: list[Path]
+    seconds: float
+    files: list[Path] = field(default_factory=list)
+
+
+def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) -> StudyResult:
+    """Run the whole study (see the module doc); ``note`` receives progress lines."""
+    from golfstats.rules import parse_variant
+
+    say = note or (lambda _msg: None)
+    started = time.perf_counter()
+    runs_dir = config.out / "runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    pilot_n = config.scaled(config.pilot_n)
+    pilots: dict[str, tuple[int, int, float]] = {}
+    say(f"pilot: {pilot_n} deals of {len(config.variants)} variants with {', '.join(STUDY_POLICIES)}")
+    for variant in config.variants:
+        run = load_run(_simulate(variant, STUDY_POLICIES, pilot_n, config.seed,
+                                 runs_dir / "pilot" / f"{variant}-n{pilot_n}-s{config.seed}", config))
+        exact = run.summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
+        has_stock = parse_variant(variant).layout.has_stock
+        pilots[variant] = (exact["n"], exact["wins"], cost_per_deal(run, has_stock))
+        say(f"  {variant}: exact won {exact['wins']}/{exact['n']}, "
+            f"{1000 * pilots[variant][2]:.1f} ms/deal for the four policies")
+    plans = plan_sizes(pilots, config, time.perf_counter() - started)
+    say(f"plan: {sum(p.n for p in plans)} deals in all, about "
+        f"{estimate_seconds(plans, config) / 60:.0f} min on {config.workers} workers")
+    for p in plans:
+        say(f"  {p.variant}: n = {p.n} (needs {p.n_required} at p = {p.p_plan:.3f}), "
+            f"~{p.est_seconds / 60:.1f} min")
+    if config.plan_only:
+        return StudyResult(config.out, plans, [], time.perf_counter() - started)
+
+    run_dirs = []
+    for p in plans:
+        say(f"run {p.variant}, n = {p.n}")
+        run_dirs.append(_simulate(p.variant, STUDY_POLICIES, p.n, config.seed,
+                                  runs_dir / f"{p.variant}-n{p.n}-s{config.seed}", config))
+    sampling_n = config.scaled(config.sampling_n, 10)
+    for variant in config.sampling_variants:
+        say(f"run {variant} with {SAMPLING_POLICY}, n = {sampling_n}")
+        name = f"{variant}-sampling-n{sampling_n}-s{config.seed}"
+        run_dirs.append(_simulate(variant, (SAMPLING_POLICY,), sampling_n, config.seed,
+                                  runs_dir / name, config))
+    say("writing tables, charts, report.html and README.md")
+    from golfstats.study.outputs import write_outputs
+
+    result = StudyResult(config.out, plans, run_dirs, 0.0)
+    result.files = write_outputs(config, result, [load_run(d) for d in run_dirs], started)
+    result.seconds = time.perf_counter() - started
+    return result
