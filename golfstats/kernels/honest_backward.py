@@ -26,8 +26,18 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.honest_space import (
-    BITS, COLUMNS, DIGIT, LEVEL_SHIFT, PACKED, STOCK_KINDS, better, find_key, play_groups,
-    popcount, rank_in)
+    BITS,
+    COLUMNS,
+    DIGIT,
+    LEVEL_SHIFT,
+    PACKED,
+    STOCK_KINDS,
+    better,
+    find_key,
+    play_groups,
+    popcount,
+    rank_in,
+)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -77,8 +87,8 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
                 pos_off[t + 1] = pos_off[t] + popcount(np.int64(masks[lo + t]) & ~flag_bit)
             if 2 * pos_off[size] > bval.shape[0]:
                 bval = np.empty(4 * pos_off[size], np.float64)
-            lookups += _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit, lo, size, n, j,
-                                     vcur, base, pos_off, bval)
+            lookups += _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit,
+                                     lo, size, n, j, vcur, base, pos_off, bval)
             if j > 0:
                 lookups += _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, size, n, j, blk_lo,
                                     blk_hi, layer_lo[j - 1], pos_off, bval, vprev)

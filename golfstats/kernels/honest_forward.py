@@ -21,8 +21,18 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.honest_space import (
-    BITS, COLUMNS, DIGIT, LEVEL_SHIFT, PACKED, STOCK_KINDS, after_bits, dense_of, exposed_bits,
-    play_groups, popcount)
+    BITS,
+    COLUMNS,
+    DIGIT,
+    LEVEL_SHIFT,
+    PACKED,
+    STOCK_KINDS,
+    after_bits,
+    dense_of,
+    exposed_bits,
+    play_groups,
+    popcount,
+)
 
 LEVELS = 36  # cards left 0..35
 

@@ -1,0 +1,349 @@
+"""The honest expectimax kernel (``golfstats.honest``, ``kernels/honest*.py``): what only it knows.
+
+* Its values equal a brute-force recursion written here from ``docs/honest-play.md``
+  alone (moves of ``engine.legal_moves``, draws averaged over kinds, memoised on
+  (tableau, top, unseen multiset)), to 1e-12, on small positions of every rule set and
+  both goals (the plain twin's agreement tests live in ``tests/test_honest_twin.py``).
+* The facts of the doc: p > 0 exactly when some stock order is winnable (Fact 1, every
+  order solved by ``golfstats.solver.solve``); p is at most the share of winnable orders
+  and e at least the clairvoyant mean (the clairvoyant bound); swapping a dead kind of the
+  stock for another dead kind changes nothing (Fact 2); under draw any-time more stock
+  left is never worse (Fact 3); with one stock card left the value is the clairvoyant
+  verdict (Fact 4).
+* A budget that is hit gives ``resolved=False`` and NaN values, never a number.
+* The play-out's line replays through ``golfstats.engine`` to the result it reports, and
+  its decisions depend only on what the player has seen (the unseen stock shuffled, the
+  decisions so far stay the same).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from golfstats.board import Board
+from golfstats.cards import KING, QUEEN, kind
+from golfstats.deals import pysol_board, seeded_board
+from golfstats.engine import DRAW, Position, Top, apply, legal_moves, score_moves
+from golfstats.honest import Odds, move_values, odds, play_optimal
+from golfstats.rules import Draw, all_rule_sets, parse_variant
+from golfstats.solver import solve
+
+TOL = 1e-9
+GOLF = [r for r in all_rule_sets() if r.layout.has_stock]
+SEED = 31
+
+
+def _better(goal: str, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    (p1, e1), (p2, e2) = a, b
+    if goal == "win":
+        if abs(p1 - p2) > TOL:
+            return p1 > p2
+        return e1 < e2 - TOL
+    if abs(e1 - e2) > TOL:
+        return e1 < e2
+    return p1 > p2 + TOL
+
+
+def brute_value(rules, board: Board, goal: str, top: Top | None = None) -> tuple[float, float]:
+    """The doc's recursion, verbatim: best over legal moves, draws averaged over kinds."""
+    pos0 = board.position()
+    top0 = pos0.top if top is None else top
+    unseen: dict[int, int] = {}
+    for card in board.stock:
+        unseen[kind(card)] = unseen.get(kind(card), 0) + 1
+
+    @functools.cache
+    def value(tableau, top, m):
+        left = sum(map(len, tableau))
+        n = sum(k for _, k in m)
+        if left == 0:
+            return 1.0, -float(n)
+        pos = Position(tableau, (0,) * n, top)  # the stock's cards are unseen: only its size
+        moves = legal_moves(rules, pos)
+        if not moves:
+            return 0.0, float(left)
+        best = None
+        for move in moves:
+            if move == DRAW:
+                p = e = 0.0
+                for i, (r, k) in enumerate(m):
+                    rest = tuple((s, c - (j == i)) for j, (s, c) in enumerate(m) if c - (j == i))
+                    vp, ve = value(tableau, Top.drawn(r), rest)
+                    p += k / n * vp
+                    e += k / n * ve
+                v = (p, e)
+            else:
+                after = apply(rules, pos, move)
+                v = value(after.tableau, after.top, m)
+            if best is None or _better(goal, v, best):
+                best = v
+        return best
+
+    return value(pos0.tableau, top0, tuple(sorted(unseen.items())))
+
+
+def small_position(rules, index: int, rng: np.random.Generator, cards: int = 8,
+                   stock: int | None = None) -> Board:
+    """A late position of seeded deal ``index``: its clairvoyant line (``solve``) played
+    until at most ``cards`` tableau cards or at most ``stock`` stock cards are left (a
+    random 2-5 unless given), the stock then cut to that many cards.  Following a best
+    line keeps many of these positions winnable for some orders and not for others."""
+    board = seeded_board(rules, SEED, index)
+    n = int(rng.integers(2, 6)) if stock is None else stock
+    pos = board.position()
+    for move in solve(board, rules, "strokes").moves:
+        if pos.cards_left() <= cards or len(pos.stock) <= n:
+            break
+        pos = apply(rules, pos, move)
+    return Board(pos.tableau, pos.stock[:n], pos.top_card)
+
+
+def _close(a: Odds, b: tuple[float, float], tol: float = 1e-12) -> bool:
+    return abs(a.win_p - b[0]) <= tol and abs(a.expected_strokes - b[1]) <= tol
+
+
+@pytest.mark.parametrize("rules", GOLF, ids=lambda r: r.id)
+def test_agrees_with_brute_force(rules):
+    rng = np.random.default_rng(hash(rules.id) % 2**32)
+    nontrivial = 0
+    for i in range(10):
+        board = small_position(rules, i, rng, cards=7, stock=int(rng.integers(2, 5)))
+        for goal in ("win", "strokes"):
+            got = odds(board, rules, goal)
+            want = brute_value(rules, board, goal)
+            assert got.resolved
+            assert _close(got, want), (rules.id, i, goal, got, want)
+            nontrivial += 0 < want[0] < 1 or want[1] != round(want[1])
+    assert nontrivial > 0, "the sample should hold positions of uncertain outcome"
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings+dead-queen", "putt-putt+jokers2"])
+def test_move_values_and_mid_game_tops(variant):
+    """Each legal move's value is the brute-force value after it, the best of them is the
+    position's value, and a top a board cannot hold (dead Queen, joker meanings, empty
+    foundation) is valued as given."""
+    rules = parse_variant(variant)
+    rng = np.random.default_rng(5)
+    tops = [None, Top.any()]
+    if rules.dead_queen:
+        tops.append(Top(frozenset({(QUEEN, True)})))
+    if rules.jokers:
+        tops.append(Top.of_rank(KING).after(rules, 0))
+    for i, top in itertools.product(range(3), tops):
+        board = small_position(rules, i, rng, stock=3)
+        pos = board.position() if top is None else Position(board.position().tableau,
+                                                              board.stock, top)
+        for goal in ("win", "strokes"):
+            values = move_values(board, rules, goal, top=top)
+            assert [m for m, _ in values] == legal_moves(rules, pos)
+            root = odds(board, rules, goal, top=top)
+            assert _close(root, brute_value(rules, board, goal, top))
+            for move, value in values:
+                after = apply(rules, Position(pos.tableau, (0,) * len(board.stock), pos.top), move)
+                if move == DRAW:
+                    want = brute_draw(rules, board, goal, pos)
+                else:
+                    want = brute_value(rules, Board(after.tableau, board.stock, None), goal,
+                                       after.top)
+                assert _close(value, want), (variant, i, top, move, goal)
+            if values:
+                best = values[0][1]
+                for _, v in values[1:]:
+                    if _better(goal, (v.win_p, v.expected_strokes), (best.win_p, best.expected_strokes)):
+                        best = v
+                assert _close(root, (best.win_p, best.expected_strokes))
+
+
+def brute_draw(rules, board: Board, goal: str, pos: Position) -> tuple[float, float]:
+    counts: dict[int, int] = {}
+    for card in board.stock:
+        counts[kind(card)] = counts.get(kind(card), 0) + 1
+    n = len(board.stock)
+    p = e = 0.0
+    for r, k in counts.items():
+        card = next(c for c in board.stock if kind(c) == r)
+        rest = list(board.stock)
+        rest.remove(card)
+        vp, ve = brute_value(rules, Board(pos.tableau, tuple(rest), None), goal, Top.drawn(r))
+        p += k / n * vp
+        e += k / n * ve
+    return p, e
+
+
+def _distinct_orders(board: Board):
+    """One board per distinct order of the stock's kinds.  Card orders are equally likely
+    and each kind order stands for the same number of them, so kind orders are too."""
+    seen, out = set(), []
+    for order in itertools.permutations(board.stock):
+        key = tuple(kind(c) for c in order)
+        if key not in seen:
+            seen.add(key)
+            out.append(Board(board.tableau, order, board.foundation))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+when-stuck",
+                                     "strict+jokers1", "putt-putt+empty-start"])
+def test_zero_exactly_when_no_order_wins_and_clairvoyant_bound(variant):
+    """Fact 1 (for goal win), and the clairvoyant bound for both goals: p <= the share of
+    winnable orders, e >= the mean of the clairvoyant optimum over the orders."""
+    rules = parse_variant(variant)
+    rng = np.random.default_rng(11)
+    seen = {True: 0, False: 0}
+    for i in range(12):
+        board = small_position(rules, i, rng, cards=10, stock=int(rng.integers(2, 6)))
+        orders = _distinct_orders(board)
+        sols = [solve(b, rules, "strokes") for b in orders]
+        wins = sum(s.won for s in sols)
+        share = wins / len(orders)
+        mean = sum(s.strokes for s in sols) / len(orders)
+        got = odds(board, rules, "win")
+        assert (got.win_p > 0) == (wins > 0), (variant, i, got, wins)
+        for goal in ("win", "strokes"):  # (a strokes player may give up a slim win chance)
+            got = odds(board, rules, goal)
+            # no honest policy beats the clairvoyant one on any order
+            assert got.win_p <= share + 1e-12
+            assert got.expected_strokes >= mean - 1e-12
+        seen[wins > 0] += 1
+    assert seen[True] and seen[False]
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings+when-stuck", "putt-putt+jokers1"])
+def test_one_card_left_is_the_clairvoyant_verdict(variant):
+    """Fact 4: with one stock card the honest value is (won, optimal strokes) of solve()."""
+    rules = parse_variant(variant)
+    rng = np.random.default_rng(3)
+    for i in range(10):
+        board = small_position(rules, i, rng, cards=12, stock=1)
+        sol = solve(board, rules, "strokes")
+        for goal in ("win", "strokes"):
+            got = odds(board, rules, goal)
+            assert got.win_p == float(sol.won) and got.expected_strokes == float(sol.strokes)
+
+
+def _dead_kinds(rules, board: Board) -> list[int]:
+    """Kinds no card left in the tableau can be played on (as a turned card)."""
+    present = {kind(c) for col in board.tableau for c in col}
+    return [r for r in range(0 if rules.jokers else 1, 14)
+            if not any(Top.drawn(r).after(rules, x) is not None for x in present)]
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+when-stuck"])
+def test_dead_kinds_pool(variant):
+    """Fact 2: the value depends on the dead kinds of the stock only through their count."""
+    rules = parse_variant(variant)
+    rng = np.random.default_rng(8)
+    checked = 0
+    for i in range(40):
+        board = small_position(rules, i, rng, cards=6, stock=4)
+        dead = _dead_kinds(rules, board)
+        used = {c for col in board.tableau for c in col} | set(board.stock) | {board.foundation}
+        swap = [c for c in board.stock if kind(c) in dead]
+        spare = [c for c in rules.deck if c not in used and kind(c) in dead]
+        if not swap or not any(kind(c) != kind(swap[0]) for c in spare):
+            continue
+        other = next(c for c in spare if kind(c) != kind(swap[0]))
+        stock2 = tuple(other if c == swap[0] else c for c in board.stock)
+        for goal in ("win", "strokes"):
+            a = odds(board, rules, goal)
+            b = odds(Board(board.tableau, stock2, board.foundation), rules, goal)
+            assert abs(a.win_p - b.win_p) <= 1e-12 and abs(a.expected_strokes - b.expected_strokes) <= 1e-12
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+jokers1"])
+def test_more_stock_is_never_worse_any_time(variant):
+    """Fact 3 (draw any-time): adding a card to the stock never makes the value worse."""
+    rules = parse_variant(variant)
+    assert rules.draw is Draw.ANY_TIME
+    rng = np.random.default_rng(9)
+    for i in range(10):
+        board = small_position(rules, i, rng, cards=10, stock=4)
+        fewer = Board(board.tableau, board.stock[:3], board.foundation)
+        for goal in ("win", "strokes"):
+            a = odds(board, rules, goal)
+            b = odds(fewer, rules, goal)
+            assert not _better(goal, (b.win_p, b.expected_strokes), (a.win_p, a.expected_strokes))
+
+
+def test_budget_hit_is_unresolved_never_a_number():
+    rules = parse_variant("queens-on-kings")
+    board = pysol_board(rules, 3)
+    got = odds(board, rules, "win", max_states=1000)
+    assert not got.resolved and math.isnan(got.win_p) and math.isnan(got.expected_strokes)
+    assert got.states <= 1000
+    for _, v in move_values(board, rules, "strokes", max_states=1000):
+        assert not v.resolved and math.isnan(v.win_p)
+    (play,) = play_optimal(rules, board, "win", max_states=1000)
+    assert not play.resolved and play.fallback == "greedy" and math.isnan(play.win_p)
+    out = score_moves(rules, board.position(), play.moves)
+    assert out.finished and out.strokes == play.strokes and out.won == play.won
+
+
+def _mid_game(rules, index: int, stock_left: int) -> Board:
+    """A seeded deal played greedily (first legal play, else draw) down to ``stock_left``."""
+    board = seeded_board(rules, SEED, index)
+    pos = board.position()
+    while len(pos.stock) > stock_left and legal_moves(rules, pos):
+        moves = legal_moves(rules, pos)
+        pos = apply(rules, pos, moves[0])
+    return Board(pos.tableau, pos.stock, pos.top_card)
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+when-stuck",
+                                     "queens-on-kings+dead-queen+jokers2"])
+def test_play_out_replays_and_sees_only_what_a_player_sees(variant):
+    rules = parse_variant(variant)
+    rng = np.random.default_rng(21)
+    for i in range(4):
+        board = _mid_game(rules, i, 6)
+        for goal in ("win", "strokes"):
+            (play,) = play_optimal(rules, board, goal)
+            assert play.resolved
+            out = score_moves(rules, board.position(), play.moves)
+            assert out.finished and out.won == play.won and out.strokes == play.strokes
+            value = odds(board, rules, goal)
+            assert play.win_p == value.win_p and play.expected_strokes == value.expected_strokes
+            # shuffle the stock after its first k cards: the decisions up to the k-th draw stay
+            for k in (0, 2):
+                rest = list(board.stock[k:])
+                rng.shuffle(rest)
+                other = Board(board.tableau, board.stock[:k] + tuple(rest), board.foundation)
+                (play2,) = play_optimal(rules, other, goal)
+                assert _until_draw(play.moves, k + 1) == _until_draw(play2.moves, k + 1)
+
+
+def _until_draw(moves: list[int], k: int) -> list[int]:
+    """The moves up to (not including) the k-th draw (all of them if fewer)."""
+    seen = 0
+    for i, m in enumerate(moves):
+        if m == DRAW:
+            seen += 1
+            if seen == k:
+                return moves[:i]
+    return moves
+
+
+def test_play_out_is_exact_in_expectation_on_a_small_position():
+    """Averaged over every order of the stock, the play-out's wins and strokes are the
+    computed (p, e): it plays the policy that the values describe (up to choices between
+    values within TOL of each other)."""
+    rules = parse_variant("queens-on-kings")
+    rng = np.random.default_rng(4)
+    board = small_position(rules, 2, rng, cards=9, stock=4)
+    for goal in ("win", "strokes"):
+        plays = play_optimal(rules, _all_card_orders(board), goal)
+        value = odds(board, rules, goal)
+        assert abs(np.mean([p.won for p in plays]) - value.win_p) < 1e-8
+        assert abs(np.mean([p.strokes for p in plays]) - value.expected_strokes) < 1e-8
+
+
+def _all_card_orders(board: Board) -> list[Board]:
+    return [Board(board.tableau, order, board.foundation)
+            for order in itertools.permutations(board.stock)]
