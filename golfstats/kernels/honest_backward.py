@@ -150,7 +150,13 @@ def _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit, lo
             cur[:] = below_lo
         gp = key & PACKED
         mask = np.int64(masks[i]) & ~flag_bit
-        wp, we = _w(key, n, j, vcur, i - base)
+        if gp == 0:
+            wp, we = 1.0, -float(n - j)
+        elif j == n:
+            wp, we = 0.0, float(k)
+        else:
+            wp, we = vcur[2 * (i - base)], vcur[2 * (i - base) + 1]
+        when_stuck = kt.when_stuck
         nc = 0  # columns some top here may play, compacted
         uniform = True  # every one of them makes one top, whatever it is played on
         for c in range(COLUMNS):
@@ -180,7 +186,7 @@ def _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit, lo
         m = mask
         while m:
             if m & 1:
-                have = not kt.when_stuck
+                have = not when_stuck
                 bp, be = wp, we
                 acc = accepts[u]
                 for a in range(nc):

@@ -54,20 +54,24 @@ def _drawable(kt, exposed, gp, mask):
     return False
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def _arrive(mark, lvl, lvl_n, g, gp, k, bits):
-    """Add the tops ``bits`` to state g (level k); a new state joins its level's list.
-    Returns the level lists (grown if needed)."""
-    m = np.int64(mark[g])
-    if m == 0:
-        if lvl_n[k] == lvl.shape[1]:
-            bigger = np.empty((LEVELS, 2 * lvl.shape[1]), np.int64)
-            bigger[:, :lvl.shape[1]] = lvl
-            lvl = bigger
-        lvl[k, lvl_n[k]] = (g << LEVEL_SHIFT) | gp
-        lvl_n[k] += 1
-    mark[g] = m | bits
-    return lvl
+@nb.njit(cache=True, nogil=True)
+def _level_offsets(heights0):
+    """``off[k]``: how many height vectors below ``heights0`` hold fewer than k cards, so
+    that a level's states fit in ``lvl[off[k]:off[k + 1]]`` whatever the block."""
+    count = np.zeros(LEVELS + 1, np.int64)
+    count[0] = 1
+    for c in range(COLUMNS):  # polynomial product: cards in the first c columns
+        nxt = np.zeros(LEVELS + 1, np.int64)
+        for k in range(LEVELS + 1):
+            if count[k]:
+                for h in range(heights0[c] + 1):
+                    if k + h <= LEVELS:
+                        nxt[k + h] += count[k]
+        count = nxt
+    off = np.zeros(LEVELS + 2, np.int64)
+    for k in range(LEVELS + 1):
+        off[k + 1] = off[k] + count[k]
+    return off
 
 
 @nb.njit(cache=True, nogil=True)
@@ -98,7 +102,8 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
         full_gp |= heights0[c] << (BITS * c)
         full_g += heights0[c] * pw[c]
         top_level += heights0[c]
-    lvl = np.empty((LEVELS, 256), np.int64)
+    lvl_off = _level_offsets(heights0)
+    lvl = np.empty(lvl_off[LEVELS + 1], np.int64)  # level k: lvl[lvl_off[k]:lvl_off[k] + lvl_n[k]]
     lvl_n = np.zeros(LEVELS, np.int64)
     n_states = 0
     positions = 0
@@ -109,7 +114,9 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
             d = order[oi]
             lvl_n[:] = 0
             if j == 0:
-                lvl = _arrive(mark, lvl, lvl_n, full_g, full_gp, top_level, np.int64(1) << top0)
+                mark[full_g] = np.int64(1) << top0
+                lvl[lvl_off[top_level]] = (full_g << LEVEL_SHIFT) | full_gp
+                lvl_n[top_level] = 1
             else:
                 for r in range(STOCK_KINDS):
                     if (d // pwd[r]) % (m0[r] + 1) == 0:
@@ -124,10 +131,16 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
                             continue
                         key = np.int64(keys[i])
                         gp = key & PACKED
-                        lvl = _arrive(mark, lvl, lvl_n, dense_of(gp, pw), gp, key >> LEVEL_SHIFT, bu)
+                        g = dense_of(gp, pw)
+                        m = np.int64(mark[g])
+                        if m == 0:
+                            k = key >> LEVEL_SHIFT
+                            lvl[lvl_off[k] + lvl_n[k]] = (g << LEVEL_SHIFT) | gp
+                            lvl_n[k] += 1
+                        mark[g] = m | bu
             for k in range(top_level, 0, -1):
-                for t in range(lvl_n[k]):
-                    e = lvl[k, t]
+                for t in range(lvl_off[k], lvl_off[k] + lvl_n[k]):
+                    e = lvl[t]
                     g = e >> LEVEL_SHIFT
                     gp = e & PACKED
                     m = np.int64(mark[g])
@@ -138,8 +151,13 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
                             continue
                         bits = after_bits(play_next, acc_of, after_of, m, exposed[c, hc])
                         if bits:
-                            lvl = _arrive(mark, lvl, lvl_n, g - pw[c], gp - (np.int64(1) << (BITS * c)),
-                                          k - 1, bits)
+                            g2 = g - pw[c]
+                            m2 = np.int64(mark[g2])
+                            if m2 == 0:
+                                lvl[lvl_off[k - 1] + lvl_n[k - 1]] = (
+                                    (g2 << LEVEL_SHIFT) | (gp - (np.int64(1) << (BITS * c))))
+                                lvl_n[k - 1] += 1
+                            mark[g2] = m2 | bits
             positions += lvl_n[0]
             total = 0
             for k in range(top_level + 1):
@@ -148,18 +166,19 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
                 continue
             if n_states + total > cap:
                 for k in range(top_level + 1):
-                    for t in range(lvl_n[k]):
-                        mark[lvl[k, t] >> LEVEL_SHIFT] = 0
+                    for t in range(lvl_off[k], lvl_off[k] + lvl_n[k]):
+                        mark[lvl[t] >> LEVEL_SHIFT] = 0
                 return False, n_states, layer_lo, blk_lo, blk_hi, positions
             blk_lo[d] = n_states
             last = j == n
             for k in range(top_level + 1):
                 if lvl_n[k] == 0:
                     continue
-                ordered = np.sort(lvl[k, :lvl_n[k]])
-                for t in range(ordered.shape[0]):
-                    g = ordered[t] >> LEVEL_SHIFT
-                    gp = ordered[t] & PACKED
+                seg = lvl[lvl_off[k]:lvl_off[k] + lvl_n[k]]
+                seg.sort()
+                for t in range(seg.shape[0]):
+                    g = seg[t] >> LEVEL_SHIFT
+                    gp = seg[t] & PACKED
                     m = np.int64(mark[g])
                     mark[g] = 0
                     if not last and _drawable(kt, exposed, gp, m):

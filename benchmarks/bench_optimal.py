@@ -1,0 +1,163 @@
+"""Benchmark: the honest expectimax (``golfstats.honest.odds``), one core.
+
+    python benchmarks/bench_optimal.py                      # 3 king rules, both goals
+    python benchmarks/bench_optimal.py --n 10 --variant strict --goal win --start-only
+    python benchmarks/bench_optimal.py --mid-only --mid-n 50
+
+Two sets of positions per variant:
+
+* start: PySolFC golf deals 1..n, valued from the start of the deal;
+* mid: ``--mid-n`` positions with 8 stock cards left, made reproducibly from seeded
+  deals 0.. of ``--seed``: each deal is played by a fixed honest rule (play the tallest
+  playable column, the leftmost of equals, else draw) until 8 stock cards are left.
+
+For each variant, goal and set it prints mean, median and max seconds per position
+(wall time of ``odds()``), mean and max states, the largest table (state lists plus the
+two live layers of values, as counted by the kernel) and the process's peak memory
+(``ru_maxrss``: a high-water mark over the whole run, so a later row includes the
+earlier ones), the share unresolved (state budget hit), and the mean win_p with its
+95% interval (normal approximation) over the resolved positions.  ``--verbose`` prints
+one line per position.  One untimed call loads the compiled kernels first.  It asserts
+nothing about speed: the figures are for the record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import resource
+import shlex
+import statistics
+import sys
+import time
+
+for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+KING_RULES = ("strict", "queens-on-kings", "putt-putt")
+MID_STOCK = 8
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KB
+
+
+def _tallest_first(rules, pos):
+    """The fixed honest rule of the mid-game set: the tallest playable column, else draw."""
+    from golfstats.engine import DRAW, legal_moves
+
+    moves = legal_moves(rules, pos)
+    plays = [m for m in moves if m != DRAW]
+    if plays:
+        return max(plays, key=lambda c: (len(pos.tableau[c]), -c))
+    return moves[0] if moves else None
+
+
+def mid_boards(rules, count: int, seed: int):
+    """``count`` positions with ``MID_STOCK`` stock cards left (deals that end earlier are
+    skipped), from seeded deals 0.. of ``seed``."""
+    from golfstats.board import Board
+    from golfstats.deals import seeded_board
+    from golfstats.engine import apply
+
+    out, index = [], 0
+    while len(out) < count:
+        pos = seeded_board(rules, seed, index).position()
+        index += 1
+        while len(pos.stock) > MID_STOCK:
+            move = _tallest_first(rules, pos)
+            if move is None:
+                break
+            pos = apply(rules, pos, move)
+        if len(pos.stock) == MID_STOCK and pos.cards_left() > 0:
+            out.append(Board(pos.tableau, pos.stock, pos.top_card))
+    return out
+
+
+def _interval(values: list[float]) -> str:
+    if not values:
+        return "-"
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return f"{mean:.4f} [{max(mean - half, 0):.4f}, {min(mean + half, 1):.4f}]"
+
+
+def run_set(rules, goal: str, label: str, boards, max_states, verbose: bool) -> None:
+    from golfstats.honest import odds
+
+    times, states, table, win_p = [], [], [], []
+    unresolved = 0
+    for i, board in enumerate(boards):
+        started = time.perf_counter()
+        o = odds(board, rules, goal, max_states=max_states)
+        times.append(time.perf_counter() - started)
+        states.append(o.states)
+        table.append(o.peak_bytes / 1e6)
+        if o.resolved:
+            win_p.append(o.win_p)
+        else:
+            unresolved += 1
+        if verbose:
+            value = f"p={o.win_p:.6f} e={o.expected_strokes:.4f}" if o.resolved else "unresolved"
+            print(f"  {rules.id} {goal} {label} #{i + 1}: {times[-1]:.2f} s, {o.states:,} states, "
+                  f"{value}", flush=True)
+    n = len(boards)
+    print(f"{rules.id:<16} {goal:<8} {label:<6} {n:>5} {statistics.fmean(times):>8.3f} "
+          f"{statistics.median(times):>8.3f} {max(times):>8.2f} {statistics.fmean(states):>12,.0f} "
+          f"{max(states):>12,} {max(table):>8.0f} {_peak_mb():>8.0f} {100 * unresolved / n:>6.1f}%  "
+          f"{_interval(win_p)}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", action="append", default=None,
+                        help="rule set id; repeat for several (default: " + ", ".join(KING_RULES) + ")")
+    parser.add_argument("--n", type=int, default=100, help="PySol deals 1..n (default %(default)s)")
+    parser.add_argument("--mid-n", type=int, default=200,
+                        help="positions with 8 stock cards left (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the mid-game deals (default %(default)s)")
+    parser.add_argument("--goal", choices=("win", "strokes", "both"), default="both",
+                        help="objective (default %(default)s)")
+    parser.add_argument("--max-states", type=int, default=None,
+                        help="state budget per position (default: golfstats.honest's)")
+    parser.add_argument("--verbose", action="store_true", help="one line per position")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--mid-only", action="store_true", help="only the mid-game positions")
+    which.add_argument("--start-only", action="store_true", help="only the deals from the start")
+    args = parser.parse_args(argv)
+    if args.n <= 0 or args.mid_n <= 0:
+        parser.error("--n and --mid-n must be positive")
+
+    from golfstats.deals import pysol_board
+    from golfstats.honest import DEFAULT_MAX_STATES, odds
+    from golfstats.rules import parse_variant
+
+    goals = ("win", "strokes") if args.goal == "both" else (args.goal,)
+    print("command: " + shlex.join([sys.executable, *sys.argv]))
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}; "
+          f"state budget {args.max_states or DEFAULT_MAX_STATES:,}")
+    print(f"{'variant':<16} {'goal':<8} {'set':<6} {'n':>5} {'mean s':>8} {'median s':>8} {'max s':>8} "
+          f"{'mean states':>12} {'max states':>12} {'table MB':>8} {'rss MB':>8} {'unres':>7}  "
+          "mean win_p [95% interval]")
+    for name in args.variant or KING_RULES:
+        rules = parse_variant(name)
+        sets = []
+        if not args.mid_only:
+            sets.append(("start", [pysol_board(rules, i) for i in range(1, args.n + 1)]))
+        if not args.start_only:
+            sets.append(("mid8", mid_boards(rules, args.mid_n, args.seed)))
+        warm = mid_boards(rules, 1, args.seed)[0]
+        for goal in goals:
+            odds(warm, rules, goal)  # warm-up: load the compiled kernels (a small position)
+            for label, boards in sets:
+                run_set(rules, goal, label, boards, args.max_states, args.verbose)
+    print(f"(start: PySol deals 1-{args.n} from the start; mid8: seeded positions with 8 stock "
+          "cards left; table MB: the kernel's arrays; rss MB: process high-water mark)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
