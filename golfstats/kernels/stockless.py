@@ -32,16 +32,18 @@ import numpy as np
 from golfstats.kernels.constants import FINISHED, TRUNCATED
 from golfstats.kernels.stockless_rules import (
     ALL_KINDS,
-    canonical_key,
+    canonical_tables,
     card_data,
     card_stuck,
     euler_ok,
     kind_relations,
     lowbit,
     popcount,
-    stuck_bound,
-    trie_nodes,
+    stuck_depths,
+    stuck_depths_after,
     unreached,
+    walk_ok,
+    walk_sums,
     walk_tables,
 )
 from golfstats.kernels.stockless_set import grow, insert_at, new_set, prefetch, slot_of
@@ -135,14 +137,11 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
     use_canon = opts & 8 != 0
     use_order = opts & 16 != 0
     sig, neg, pos = walk_tables()
-    nodes, node_depth, shared_at = trie_nodes(kinds, heights0)
 
     h = heights0.copy()
     cnt = np.zeros(16, np.int64)
     colmask = np.zeros(16, np.int64)  # columns whose exposed card is of each kind
     botcnt = np.zeros(16, np.int64)  # non-empty columns with each bottom kind
-    hmask = np.zeros(hmax + 1, np.int64)  # columns of each height
-    free = 0  # columns on shared trie nodes (canonical_key)
     shifts = np.empty(ncols, np.int64)
     key = top0
     left = 0
@@ -150,8 +149,6 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
         shifts[c] = bits * c + 4
         key += h[c] << shifts[c]
         left += h[c]
-        hmask[h[c]] |= 1 << c
-        free |= shared_at[c, h[c]] << c
         for i in range(1, h[c] + 1):
             cnt[kinds[c, i]] += 1
         if h[c] > 0:
@@ -167,7 +164,18 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
 
     table = new_set(_LOG2_START)
     hshift = 64 - _LOG2_START
-    ck = canonical_key(key, free, hmask, nodes, node_depth, shifts) if use_canon else key
+    # canonical key = raw key + canon (the groups' deltas, kept in step with the heights)
+    group, place, delta = canonical_tables(kinds, heights0, shifts)
+    gindex = np.zeros(delta.shape[0], np.int64)
+    for c in range(ncols):
+        if group[c] >= 0:
+            gindex[group[c]] += h[c] * place[c]
+    canon = 0
+    if use_canon:
+        for g in range(gindex.shape[0]):
+            canon += delta[g, gindex[g]]
+    ck = key + canon
+    acnt = walk_sums(cnt, sig)  # walk rule sums of the cards left (kept in step)
     table[slot_of(ck, hshift)] = ck
     used = 1
 
@@ -189,7 +197,8 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
 
     # the root: lost already?
     tk0 = top_kind[top0]
-    root_bound = stuck_bound(h, cnt, nz, tk0, kinds, incol, above, pred, fol, wrap)
+    sd = np.zeros((depth_max, ncols), np.int64)  # pass 2: stuck depths along the line
+    root_bound = stuck_depths(h, cnt, nz, tk0, kinds, incol, above, pred, fol, wrap, sd[0])
     dead = (use_buried or use_unreached) and root_bound > 0
     if use_walk and tk0 >= 0:
         dead = dead or not euler_ok(cnt, tk0, ends, sig, neg, pos)
@@ -209,6 +218,25 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
             n = 0
             ng = 0
             acc = accepts[top] & nz
+            # the children's walk sums are those of this state's cards (the top's visit
+            # replaces the card played): every child passes the walk rule if all are >= 2
+            walk_easy = True
+            if use_walk:
+                for r in range(13):
+                    if acnt[r] < 2:
+                        walk_easy = False
+                        break
+            if not win_only and d > 0:
+                # pass 2: a state whose cards-left bound reaches the best line is not expanded
+                # (checked once per state here, not per child when it is generated)
+                tkp = top_kind[fkey[d - 1] & 15]
+                lb = stuck_depths_after(h, cnt, nz, tk, tkp, kinds, incol, above, pred, fol, wrap,
+                                        by_kind, n_kind, sd[d - 1], sd[d])
+                if lb == 0 and best <= 1 and use_walk and tk >= 0:
+                    if not euler_ok(cnt, tk, ends, sig, neg, pos):
+                        lb = 1
+                if lb >= best:
+                    acc = 0
             while acc:
                 x = lowbit(acc)
                 acc &= acc - 1
@@ -231,7 +259,7 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
                             ec = ends
                             if hc == 1 and botcnt[kinds[c, 1]] == 0:
                                 ec &= ~(1 << (kinds[c, 1] - 1))
-                            lost = not euler_ok(cnt, x, ec, sig, neg, pos)
+                            lost = not walk_easy and not walk_ok(acnt, x, ec, sig, neg, pos)
                         if not lost and use_buried:
                             # only cards that just lost a predecessor can become stuck:
                             # kinds after x (one x fewer) and, when exposed, after the old top
@@ -246,26 +274,12 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
                                                                   above, pred):
                                         lost = True
                                         break
-                    else:
-                        lb = stuck_bound(h, cnt, nzc, x, kinds, incol, above, pred, fol, wrap)
-                        if lb == 0 and use_walk:
-                            ec = ends
-                            if hc == 1 and botcnt[kinds[c, 1]] == 0:
-                                ec &= ~(1 << (kinds[c, 1] - 1))
-                            if not euler_ok(cnt, x, ec, sig, neg, pos):
-                                lb = 1
-                        lost = lb >= best
                     if not lost:
                         ckey = (key & ~15) - (1 << shifts[c]) + kind_top[x]
-                        if use_canon:
-                            hmask[hc] &= ~(1 << c)
-                            hmask[hc - 1] |= 1 << c
-                            fr = (free & ~(1 << c)) | (shared_at[c, hc - 1] << c)
-                            ck = canonical_key(ckey, fr, hmask, nodes, node_depth, shifts)
-                            hmask[hc - 1] &= ~(1 << c)
-                            hmask[hc] |= 1 << c
-                        else:
-                            ck = ckey
+                        ck = ckey + canon
+                        g = group[c]
+                        if use_canon and g >= 0:
+                            ck += delta[g, gindex[g] - place[c]] - delta[g, gindex[g]]
                         s = slot_of(ck, hshift)
                         prefetch(table, s)
                         sc = 0
@@ -318,9 +332,12 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
             x = kinds[c, hc]
             colmask[x] &= ~(1 << c)
             h[c] = hc - 1
-            hmask[hc] &= ~(1 << c)
-            hmask[hc - 1] |= 1 << c
-            free = (free & ~(1 << c)) | (shared_at[c, hc - 1] << c)
+            g = group[c]
+            if use_canon and g >= 0:
+                canon += delta[g, gindex[g] - place[c]] - delta[g, gindex[g]]
+                gindex[g] -= place[c]
+            for r in range(13):
+                acnt[r] -= sig[r, x - 1]
             if hc > 1:
                 colmask[kinds[c, hc - 1]] |= 1 << c
             else:
@@ -355,9 +372,12 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
                     ends |= 1 << (kinds[c, 1] - 1)
                 colmask[x] |= 1 << c
                 h[c] = hc
-                hmask[hc - 1] &= ~(1 << c)
-                hmask[hc] |= 1 << c
-                free = (free & ~(1 << c)) | (shared_at[c, hc] << c)
+                g = group[c]
+                if use_canon and g >= 0:
+                    canon += delta[g, gindex[g] + place[c]] - delta[g, gindex[g]]
+                    gindex[g] += place[c]
+                for r in range(13):
+                    acnt[r] += sig[r, x - 1]
                 cnt[x] += 1
                 nz |= 1 << x
                 left += 1

@@ -142,27 +142,33 @@ def walk_tables():
     return sig, neg, pos
 
 
+@nb.njit(cache=True, nogil=True)
+def walk_sums(cnt, sig):
+    """``A[r] = sum_j s_r(j) cnt[j]`` over ranks j (kinds j + 1): the walk rule's sums of
+    ``cnt``.  A play of kind x subtracts ``sig[:, x - 1]``."""
+    a = np.zeros(13, np.int64)
+    for r in range(13):
+        for j in range(13):
+            a[r] += sig[r, j] * cnt[j + 1]
+    return a
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
-def euler_ok(cnt, t, ends, sig, neg, pos):
-    """Walk rule: can the cards left (``cnt`` by kind) be played as one chain from top kind
-    ``t`` (1..13) ending on a kind of ``ends`` (bitmask over ranks 0..12, i.e. kind - 1)?
-    False proves the state lost (module docstring)."""
+def walk_ok(av, t, ends, sig, neg, pos):
+    """Walk rule on the sums ``av = A(v)`` of the visits ``v`` (cards left plus one for the
+    top's rank ``t``, a kind 1..13) for walks ending on a rank of ``ends`` (bitmask over
+    ranks 0..12, i.e. kind - 1).  False proves the state lost (module docstring).
+
+    ``c[r] = 2 n[r] + s_r(end) = 2 A[r] - s_r(t)`` is odd: ``c <= -3`` leaves no end;
+    ``c = -1`` needs an end with ``s_r(end) = -1`` (and then ``n[r] = 0``); with ``c = 1``
+    the edge is unused iff ``s_r(end) = +1``."""
     if ends == 0:
         return True  # nothing left
     ti = t - 1
-    a = cnt[1] + (1 if ti == 0 else 0)  # A[0] = v[0] + v[1] - v[2] + ... - v[12]... see below
-    sg = 1
-    for j in range(1, 13):
-        a += sg * (cnt[j + 1] + (1 if j == ti else 0))
-        sg = -sg
-    # c[r] = 2 n[r] + s_r(end) = 2 A[r] - s_r(t): odd.  c <= -3: no end works; c = -1: the
-    # end must have s_r(end) = -1 (then n[r] = 0); c = 1: n[r] = 0 iff s_r(end) = +1.
     rneg = 0
     rone = 0
     for r in range(13):
-        if r > 0:
-            a = 2 * (cnt[r + 1] + (1 if r == ti else 0)) - a  # A[r] = 2 v[r] - A[r-1]
-        c = 2 * a - sig[r, ti]
+        c = 2 * av[r] - sig[r, ti]
         if c < 0:
             if c < -1:
                 return False
@@ -184,6 +190,16 @@ def euler_ok(cnt, t, ends, sig, neg, pos):
         if starts & (starts - 1) == 0:  # unused edges form one run: used edges connected
             return True
     return False
+
+
+@nb.njit(cache=True, nogil=True)
+def euler_ok(cnt, t, ends, sig, neg, pos):
+    """Walk rule: can the cards left (``cnt`` by kind) be played as one chain from top kind
+    ``t`` (1..13) ending on a rank of ``ends``?  False proves the state lost."""
+    av = walk_sums(cnt, sig)
+    for r in range(13):
+        av[r] += sig[r, t - 1]
+    return walk_ok(av, t, ends, sig, neg, pos)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -264,15 +280,52 @@ def card_stuck(c, i, h, cnt, tk, kinds, incol, above, pred):
 
 
 @nb.njit(cache=True, nogil=True)
-def stuck_bound(h, cnt, nz, tk, kinds, incol, above, pred, fol, wrap):
-    """Cards-left bound: the stuck and unreached cards with all cards beneath them."""
+def stuck_depths(h, cnt, nz, tk, kinds, incol, above, pred, fol, wrap, out):
+    """``out[c]``: the highest stuck or unreached card of column c (0: none).  The cards
+    there and beneath stay in the tableau for good.  Returns their number (the bound)."""
     lost = unreached(tk, nz, fol) if wrap else 0
     bound = 0
     for c in range(h.shape[0]):
+        out[c] = 0
         for i in range(h[c], 0, -1):
             if (lost >> kinds[c, i]) & 1 or card_stuck(c, i, h, cnt, tk, kinds, incol, above, pred):
+                out[c] = i
                 bound += i
                 break
+    return bound
+
+
+@nb.njit(cache=True, nogil=True)
+def stuck_bound(h, cnt, nz, tk, kinds, incol, above, pred, fol, wrap):
+    """Cards-left bound: the stuck and unreached cards with all cards beneath them."""
+    return stuck_depths(h, cnt, nz, tk, kinds, incol, above, pred, fol, wrap,
+                        np.zeros(h.shape[0], np.int64))
+
+
+@nb.njit(cache=True, nogil=True)
+def stuck_depths_after(h, cnt, nz, x, tk, kinds, incol, above, pred, fol, wrap, by_kind, n_kind,
+                       before, out):
+    """``stuck_depths`` of a state from those of its parent (``before``), after a card of
+    kind ``x`` was played on top kind ``tk``: stuck cards stay stuck, and only the cards of
+    kinds that lost a possible predecessor (after x; after the old top, when exposed) can
+    become stuck.  Returns the bound."""
+    ks = (fol[x] | (ALL_KINDS if tk < 0 else fol[tk])) & nz
+    lost = unreached(x, nz, fol) if wrap else 0
+    ks |= lost
+    for c in range(h.shape[0]):
+        out[c] = before[c]
+    while ks:
+        k = lowbit(ks)
+        ks &= ks - 1
+        for j in range(n_kind[k]):
+            c = by_kind[k, j] >> 3
+            i = by_kind[k, j] & 7
+            if out[c] < i <= h[c] and ((lost >> k) & 1 or card_stuck(c, i, h, cnt, x, kinds, incol,
+                                                                     above, pred)):
+                out[c] = i
+    bound = 0
+    for c in range(h.shape[0]):
+        bound += out[c]
     return bound
 
 
@@ -344,3 +397,57 @@ def canonical_key(key, free, hmask, cols, depth, shifts):
                 else:
                     key -= depth[m] << shifts[c]
     return key
+
+
+@nb.njit(cache=True, nogil=True)
+def canonical_tables(kinds, heights, shifts):
+    """``canonical_key`` as lookup tables, one per group of columns with the same bottom
+    kind (all shared trie nodes lie inside one such group, so a group's canonical heights
+    depend on its own columns only).  ``group[c]`` (-1: no group) and ``place[c]``: the
+    group of column c and its place value in the group's index (radix ``hmax + 1``);
+    ``delta[g, index]``: canonical key minus raw key of the group's columns at those
+    heights.  Canonical key = raw key + the sum of the groups' deltas."""
+    nodes, depth, shared_at = trie_nodes(kinds, heights)
+    ncols = heights.shape[0]
+    hmax = kinds.shape[1] - 2
+    radix = hmax + 1
+    group = np.full(ncols, -1, np.int64)
+    place = np.zeros(ncols, np.int64)
+    n_groups = 0
+    size = 1
+    for m in range(nodes.shape[0]):
+        if depth[m] == 1:
+            p = 1
+            cols = nodes[m]
+            while cols:
+                c = lowbit(cols)
+                cols &= cols - 1
+                group[c] = n_groups
+                place[c] = p
+                p *= radix
+            size = max(size, p)
+            n_groups += 1
+    delta = np.zeros((max(n_groups, 1), size), np.int64)
+    hmask = np.zeros(hmax + 1, np.int64)
+    for g in range(n_groups):
+        top = 1
+        for c in range(ncols):
+            if group[c] == g:
+                top *= radix
+        for index in range(top):
+            hmask[:] = 0
+            free = 0
+            raw = 0
+            valid = True
+            for c in range(ncols):
+                if group[c] == g:
+                    hc = (index // place[c]) % radix
+                    if hc > heights[c]:
+                        valid = False
+                        break
+                    hmask[hc] |= 1 << c
+                    free |= shared_at[c, hc] << c
+                    raw += hc << shifts[c]
+            if valid:
+                delta[g, index] = canonical_key(raw, free, hmask, nodes, depth, shifts) - raw
+    return group, place, delta

@@ -1,0 +1,104 @@
+"""Benchmark: the exact stockless solver (``kernels.stockless``) on PySolFC deals, one core.
+
+    python benchmarks/bench_stockless.py                       # deals 1-1000, both games, both goals
+    python benchmarks/bench_stockless.py --n 100 --game all-in-a-row --goal win
+
+For each game (black-hole, all-in-a-row) and goal (win: is the deal winnable; strokes:
+a win, else the fewest cards left) it solves PySolFC deals 1..n.  The boards and their
+kernel arrays are made before timing and one untimed solve loads the compiled kernel;
+each deal is then timed around the kernel call alone (wall clock, and the process's CPU
+time, which a busy machine inflates less).
+
+It prints milliseconds per deal (mean, median, 99th percentile, max; mean CPU), states
+stored per deal (mean, max), deals won, deals unresolved (the state budget ``--max-states``
+was reached: neither won nor lost), and the peak memory of the process so far
+(``ru_maxrss``, MB, a high-water mark over the whole run, numba and LLVM included).  It
+asserts nothing about speed: the figures are for the record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shlex
+import statistics
+import sys
+import time
+
+for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+GAMES = ("black-hole", "all-in-a-row")
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KB
+
+
+def _inputs(rules, n: int):
+    from golfstats.deals import pysol_board
+    from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
+
+    tables = tables_for(rules)
+    boards = [pysol_board(rules, number) for number in range(1, n + 1)]
+    return kernel_tables(tables), [board_arrays(board, tables) for board in boards]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", choices=GAMES, default=None,
+                        help="game; repeat for both (default: both)")
+    parser.add_argument("--n", type=int, default=1000, help="PySol deals 1..n (default %(default)s)")
+    parser.add_argument("--goal", choices=("win", "strokes", "both"), default="both",
+                        help="solver goal (default %(default)s)")
+    parser.add_argument("--max-states", type=int, default=20_000_000,
+                        help="state budget per deal (default %(default)s)")
+    args = parser.parse_args(argv)
+    if args.n <= 0:
+        parser.error("--n must be positive")
+
+    import numpy as np
+
+    from golfstats.kernels.constants import TRUNCATED
+    from golfstats.kernels.stockless import solve_stockless
+    from golfstats.rules import parse_variant
+
+    goals = ("win", "strokes") if args.goal == "both" else (args.goal,)
+    print("command: " + shlex.join([sys.executable, *sys.argv]))
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'game':<13} {'goal':<8} {'deals':>5} {'mean ms':>8} {'median':>7} {'p99':>8} "
+          f"{'max ms':>8} {'cpu ms':>7} {'states':>8} {'max states':>10} {'won':>5} "
+          f"{'unres.':>6} {'peak MB':>8}")
+    for game in args.game or GAMES:
+        rules = parse_variant(game)
+        kt, arrays = _inputs(rules, args.n)
+        moves = np.empty(64, np.int64)
+        for goal in goals:
+            stop = goal == "win"
+            a = arrays[0]
+            solve_stockless(kt, a.exposed, a.heights, a.top, stop, args.max_states, moves)  # warm-up
+            times, cpus, states = [], [], []
+            won = unresolved = 0
+            for a in arrays:
+                wall, cpu = time.perf_counter(), time.process_time()
+                status, w, _, _, n_states = solve_stockless(kt, a.exposed, a.heights, a.top, stop,
+                                                            args.max_states, moves)
+                times.append(time.perf_counter() - wall)
+                cpus.append(time.process_time() - cpu)
+                states.append(int(n_states))
+                won += bool(w)
+                unresolved += status == TRUNCATED and not w
+            ms = sorted(1e3 * t for t in times)
+            p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+            print(f"{game:<13} {goal:<8} {len(ms):>5} {statistics.fmean(ms):>8.2f} "
+                  f"{statistics.median(ms):>7.2f} {p99:>8.1f} {ms[-1]:>8.1f} "
+                  f"{1e3 * statistics.fmean(cpus):>7.2f} {statistics.fmean(states):>8.0f} "
+                  f"{max(states):>10} {won:>5} {unresolved:>6} {_peak_mb():>8.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
