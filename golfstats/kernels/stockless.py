@@ -274,6 +274,12 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
                                                                   above, pred):
                                         lost = True
                                         break
+                    if lost and left - 1 < best:
+                        # a lost state is still a reachable one: the best line so far
+                        best = left - 1
+                        best_n = d + 1
+                        moves_out[:d] = path[:d]
+                        moves_out[d] = c
                     if not lost:
                         ckey = (key & ~15) - (1 << shifts[c]) + kind_top[x]
                         ck = ckey + canon
@@ -359,6 +365,8 @@ def _search(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out,
                 if left == 0:
                     won = True
                     break
+                if left == 1 and not win_only:
+                    break  # pass 1 proved that no line clears the tableau: one card is optimal
         else:  # backtrack
             d -= 1
             if d >= 0:
