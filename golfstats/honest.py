@@ -31,7 +31,13 @@ DEFAULT_MAX_STATES = 120_000_000
 
 @dataclass
 class Odds:
-    """The honest value of a position (NaN values when not ``resolved``)."""
+    """The honest value of a position (NaN values when not ``resolved``).
+
+    ``states`` counts the (heights, drawn) states listed, ``peak_bytes`` the kernel's
+    largest arrays (state lists plus two layers of values); for the record also
+    ``positions`` (heights, top, drawn), ``lookups`` (chain-DP and draw look-ups) and
+    ``positive_states`` (states with p > 0).
+    """
 
     win_p: float
     expected_strokes: float
@@ -39,6 +45,9 @@ class Odds:
     states: int
     seconds: float
     peak_bytes: int = 0
+    positions: int = 0
+    lookups: int = 0
+    positive_states: int = 0
 
     def to_record(self) -> dict:
         return asdict(self)
@@ -117,7 +126,7 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
         np.asarray(order, np.int64), proto, flag)
     peak = int(stats[3] + stats[4])
     odds = Odds(float(root[0]), float(root[1]), bool(resolved), int(stats[0]),
-                time.perf_counter() - started, peak)
+                time.perf_counter() - started, peak, int(stats[1]), int(stats[2]), int(stats[5]))
     return _Solved(odds, moves, (path_lo, path_keys, path_val))
 
 
@@ -147,7 +156,8 @@ def move_values(board: Board, rules: Rules, goal: str = "win", max_states: int |
         p, e = float(mp[slot]), float(me[slot])
         if base.resolved and (np.isnan(p) or np.isnan(e)):
             raise RuntimeError(f"no value for legal move {move} (internal error)")
-        out.append((move, Odds(p, e, base.resolved, base.states, base.seconds, base.peak_bytes)))
+        out.append((move, Odds(p, e, base.resolved, base.states, base.seconds, base.peak_bytes,
+                               base.positions, base.lookups, base.positive_states)))
     return out
 
 

@@ -5,13 +5,49 @@ stock order: a forward pass lists every reachable state (``kernels.honest_forwar
 a backward pass values them layer by layer (``kernels.honest_backward``).  It reports
 the value of the position, of each legal move, and keeps the values of the blocks the
 actual stock order will visit, for ``play_line``.  A state budget that is hit returns
-``resolved = False`` and no value.
+``resolved = False`` and no value (the forward pass stops before anything is valued).
+
+Why this computes the doc's value (M0 the stock multiset, n = |M0|, D the drawn part):
+
+1. Organised around draws (the doc's second form): V(h, D) = sum_r P(r | D) *
+   best over Reach(h, drawn(r)) of W(., D + r), P(r | D) = (M0[r] - D[r]) / (n - |D|),
+   and the position's value is the best W over Reach(h0, t0) with D = {}.
+2. Chain DP.  A chain from (h, t) is empty or starts with a play of an exposed card
+   x_c that t accepts, so Reach(h, t) = {(h, t)} + the union over those c of
+   Reach(h - e_c, t after x_c).  The best over a union is the best of the bests, so
+   B(h, t) = best(W(h), B(h - e_c, t after x_c) for those c) is the best over Reach(h, t);
+   under when-stuck an endpoint may draw only where t accepts no exposed card, so W
+   enters only there (a cleared tableau accepts nothing: it always enters).  A play
+   removes a card, so the recursion ends; it is evaluated children first because a
+   block is visited by increasing (cards left, heights).
+3. Completeness.  By induction on |D| and on the cards played since the last draw, the
+   block of D lists exactly the positions (h, t) reachable with D drawn: the closure of
+   its starts (the position itself for D = {}; (h, drawn(r)) for every state (h, D - r)
+   where a draw is legal) under plays.  Every value read is of a listed position: B
+   reads its children (listed by closure), V(h, D) reads B(h, drawn(r), D + r) (a start
+   of block D + r).  So the values are exact, and none is computed for an unreachable
+   state.
+4. Order.  Keys are ``cards_left << 21 | packed heights``.  A play lowers the level by
+   one; within a level the packed code orders states like the dense code, and
+   gp -> gp - (1 << 3c) is increasing, so the children through column c of a level's
+   states come in increasing order (one cursor per column), and the states (h, D - r)
+   of layer j - 1 come in the order of the states (h, D) of block D (one cursor per r).
+5. Play-out information.  The values depend on the tableau, the top and M0 only; the
+   stock order names which blocks to keep (it changes no value) and turns the next card.
+   After k draws the policy reads only the block of the k cards turned, so its decision
+   is the same for every order of the cards not yet turned.
+
+The doc's Facts 1-4 are proven there and tested (``tests/test_honest_kernel.py``); the
+kernel does not rely on them.  Measured on PySol deal 1 (strict, 40.9 M states): pooling
+the dead kinds (Fact 2) would merge only 7 % of the states (pooling every pair of kinds
+that play alike on the cards left, 7 % as well), so the blocks are kept unpooled; and
+under goal win the e tie-break needs e at every state with p = 0 (for a deal no order
+wins, all of them), so the W-bitset cut (Fact 1) would not shrink the work either.
 
 ``play_line`` plays the actual deal with those values: at the start and after every
 draw it plays the chain whose endpoint has the best value (ties: fewest cards left, then
-the first in ``chains.enumerate_chains`` order) and draws.  It reads the stock order only
-to turn the next card.  ``play_greedy`` is the documented fallback for an unresolved deal.
-No I/O, no RNG.
+the first in ``chains.enumerate_chains`` order) and draws.  ``play_greedy`` is the
+documented fallback for an unresolved deal.  No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -37,7 +73,8 @@ def solve_position(kt, exposed, heights0, top0, m0, goal, max_states, stock_orde
     sets (it must hold the ``n_tops`` bits and the drawable bit ``flag``).
 
     Returns ``(resolved, root, moves, path_lo, path_keys, path_val, stats)`` with
-    ``stats = [states, positions, lookups, state_bytes, value_bytes]``.
+    ``stats = [states, positions, lookups, state_bytes, value_bytes, positive]`` (see
+    ``honest_forward.forward`` and ``honest_backward.backward``).
     """
     pw, full, g_size = powers(heights0)
     pwd, size, order, layer_start = d_codes(m0)
@@ -48,7 +85,7 @@ def solve_position(kt, exposed, heights0, top0, m0, goal, max_states, stock_orde
     ok, n_states, layer_lo, blk_lo, blk_hi, positions = forward(
         kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, keys, masks, flag,
         max_states)
-    stats = np.zeros(5, np.int64)
+    stats = np.zeros(6, np.int64)
     stats[0] = n_states
     stats[1] = positions
     stats[3] = n_states * (4 + mask_proto.itemsize)
@@ -59,11 +96,12 @@ def solve_position(kt, exposed, heights0, top0, m0, goal, max_states, stock_orde
     if not ok:
         return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
                 np.zeros((n + 1, 2), np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64), stats)
-    root, moves, path_lo, path_keys, path_val, lookups, peak_values = backward(
+    root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive = backward(
         kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, flag, layer_lo,
         blk_lo, blk_hi, path_d)
     stats[2] = lookups
     stats[4] = peak_values * 8
+    stats[5] = positive
     return True, root, moves, path_lo, path_keys, path_val, stats
 
 

@@ -45,13 +45,15 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
              blk_lo, blk_hi, path_d):
     """Values of every state, and of what the callers need kept.
 
-    Returns ``(root, moves, path_lo, path_keys, path_val, lookups, peak_values)``:
+    Returns ``(root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive)``:
     ``root`` the (p, e) of the position; ``moves[0][c], moves[1][c]`` the value after
     playing column c (NaN when illegal), index ``COLUMNS`` after a draw (NaN when
     illegal); for k = 0..n, ``path_keys[path_lo[k, 0]:path_lo[k, 1]]`` the states of
     block ``path_d[k]`` (keys) with their values W in ``path_val`` (pairs), for the
     play-out (empty when ``path_d[k]`` is -1 or unreached).  ``lookups`` counts B
-    look-ups (plays and draws); ``peak_values`` the most value slots alive at once.
+    look-ups (plays and draws); ``peak_values`` the most value slots alive at once;
+    ``positive`` the states with p > 0 (all a win-only computation without the e
+    tie-break would need, Fact 1), for the record.
     """
     n = layer_start.shape[0] - 2
     flag_bit = np.int64(1) << flag
@@ -70,11 +72,14 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
     vcur = np.zeros(2 * (layer_lo[n + 1] - layer_lo[n]), np.float64)
     lookups = 0
     peak_values = 0
+    positive = 0
     filled = 0
     for j in range(n, -1, -1):
         base = layer_lo[j]
         vprev = np.zeros(2 * (layer_lo[j] - layer_lo[j - 1]) if j > 0 else 0, np.float64)
         peak_values = max(peak_values, vcur.shape[0] + vprev.shape[0])
+        for s in range(0, vcur.shape[0], 2):
+            positive += vcur[s] > 0
         for oi in range(layer_start[j], layer_start[j + 1]):
             d = order[oi]
             lo = blk_lo[d]
@@ -108,7 +113,7 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
                     filled += 1
                 path_lo[j, 1] = filled
         vcur = vprev
-    return root, moves, path_lo, path_keys, path_val, lookups, peak_values
+    return root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
