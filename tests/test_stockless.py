@@ -32,18 +32,20 @@ from golfstats.kernels.stockless import (
     DEFAULT_RULES,
     USE_BURIED,
     USE_CANONICAL,
+    USE_LAST,
     USE_UNREACHED,
     USE_WALK,
     _solve,
     solve_stockless,
 )
+from golfstats.kernels.stockless_canon import canonical_key, trie_nodes
 from golfstats.kernels.stockless_rules import (
     card_data,
+    card_last,
     card_stuck,
     euler_ok,
     kind_relations,
     stuck_bound,
-    trie_nodes,
     unreached,
     walk_tables,
 )
@@ -52,7 +54,7 @@ from golfstats.reference import reference_solve
 from golfstats.rules import parse_variant
 
 GAMES = [parse_variant("black-hole"), parse_variant("all-in-a-row")]
-EVERY_RULE = DEFAULT_RULES | USE_BURIED | USE_UNREACHED
+EVERY_RULE = DEFAULT_RULES | USE_BURIED | USE_UNREACHED | USE_LAST
 LIMIT = 30_000_000
 
 
@@ -285,7 +287,7 @@ def test_every_rule_set_of_flags_agrees():
     for index in range(6):
         board = line_position(rules, 8, index, 24, rng)
         expected = reference_solve(board, rules)
-        for opts in (0, USE_WALK, USE_UNREACHED, USE_BURIED, USE_CANONICAL, EVERY_RULE):
+        for opts in (0, USE_WALK, USE_UNREACHED, USE_BURIED, USE_CANONICAL, USE_LAST, EVERY_RULE):
             check_both_goals(board, rules, expected, opts=opts)
 
 
@@ -398,8 +400,6 @@ def test_buried_rule_is_used_by_the_search():
 
 def _canonical(heights):
     """Canonical key of the state with ``heights`` of the board with columns (3 8), (3 J)."""
-    from golfstats.kernels.stockless_rules import canonical_key
-
     r = rule_inputs(bh("KS", "3C 8D", "3D JH"), BLACK_HOLE)
     cols, depth, shared_at = trie_nodes(r["kinds"], r["a"].heights)
     heights = list(heights) + [0] * (17 - len(heights))
@@ -423,3 +423,39 @@ def test_canonical_key_keeps_different_columns_apart():
     """(3 8) + (3) and (3) + (3 J) hold different cards: two keys."""
     assert _canonical([2, 1]) != _canonical([1, 2])
     assert _canonical([2, 0]) != _canonical([0, 2])
+
+
+def _below(r):
+    """The successor rule's ``below`` array, as the search builds it."""
+    kinds, fol, heights = r["kinds"], r["fol"], r["a"].heights
+    below = np.zeros(r["above"].shape, np.int64)
+    for c in range(heights.shape[0]):
+        for i in range(2, heights[c] + 1):
+            if (fol[kinds[c, i]] >> kinds[c, i - 1]) & 1:
+                below[c, i] = 1
+    return below
+
+
+def _last(r, c, i):
+    return card_last(c, i, r["a"].heights, r["cnt"], r["kinds"], r["incol"], _below(r), r["fol"])
+
+
+def test_successor_rule_card_that_nothing_can_follow():
+    """Column (5 9), top K: no 8 or 10 anywhere, and the 5 beneath cannot follow the 9: the
+    9 could only be the last card played, but it covers the 5."""
+    r = rule_inputs(bh("KS", "5C 9D", "QC"), BLACK_HOLE)
+    assert _last(r, 0, 2)
+    assert _last(r, 1, 1)  # nothing follows the Q either (no J, no K): a bottom, it may end
+    board = parse_board(bh("KS", "5C 9D", "QC"), BLACK_HOLE)
+    assert reference_solve(board, BLACK_HOLE) == (False, 2)
+    status, won, left, line, states = solve(board, BLACK_HOLE, win=True, opts=USE_LAST)
+    assert (status, won, left, states) == (FINISHED, False, 2, 1)
+    assert solve(board, BLACK_HOLE, win=True, opts=0)[4] == 2
+
+
+def test_successor_rule_keeps_cards_that_can_be_followed():
+    """(8 9): the 8 beneath may follow the 9; (5 9) with a T in another column: the T may."""
+    r = rule_inputs(bh("KS", "8C 9D"), BLACK_HOLE)
+    assert not _last(r, 0, 2)
+    r = rule_inputs(bh("KS", "5C 9D", "TC"), BLACK_HOLE)
+    assert not _last(r, 0, 2)
