@@ -390,8 +390,8 @@ def test_buried_card_with_a_neighbour_directly_above_or_elsewhere():
 
 def test_buried_rule_is_used_by_the_search():
     """The buried-card rule proves the column (5 9 6) lost at the root; without it the
-    search plays the Q first (same answer)."""
-    board = parse_board(bh("KS", "5C 9D 6H", "QC"), BLACK_HOLE)
+    search stores the position after the Q (the one after the J is finished: not stored)."""
+    board = parse_board(bh("KS", "5C 9D 6H", "QC", "JD"), BLACK_HOLE)
     assert reference_solve(board, BLACK_HOLE) == (False, 3)
     status, won, left, line, states = solve(board, BLACK_HOLE, win=True, opts=USE_BURIED)
     assert (status, won, left, states) == (FINISHED, False, 3, 1)
@@ -443,10 +443,10 @@ def _last(r, c, i):
 def test_successor_rule_card_that_nothing_can_follow():
     """Column (5 9), top K: no 8 or 10 anywhere, and the 5 beneath cannot follow the 9: the
     9 could only be the last card played, but it covers the 5."""
-    r = rule_inputs(bh("KS", "5C 9D", "QC"), BLACK_HOLE)
+    r = rule_inputs(bh("KS", "5C 9D", "QC", "JD"), BLACK_HOLE)
     assert _last(r, 0, 2)
-    assert _last(r, 1, 1)  # nothing follows the Q either (no J, no K): a bottom, it may end
-    board = parse_board(bh("KS", "5C 9D", "QC"), BLACK_HOLE)
+    assert not _last(r, 1, 1)  # the J may follow the Q
+    board = parse_board(bh("KS", "5C 9D", "QC", "JD"), BLACK_HOLE)
     assert reference_solve(board, BLACK_HOLE) == (False, 2)
     status, won, left, line, states = solve(board, BLACK_HOLE, win=True, opts=USE_LAST)
     assert (status, won, left, states) == (FINISHED, False, 2, 1)

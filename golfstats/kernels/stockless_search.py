@@ -124,6 +124,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
     best = bound
     best_n = 0
     won = False
+    done = False
     status = FINISHED
 
     # the root: lost already?
@@ -240,7 +241,23 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                         best_n = d + 1
                         moves_out[:d] = path[:d]
                         moves_out[d] = c
-                    if not lost:
+                    # plays the child allows (the uncovered card included): 0 makes it a
+                    # finished position, recorded as a line and neither stored nor expanded
+                    m = 0
+                    ff = fol[x]
+                    while ff:
+                        m += popcount(colmask[lowbit(ff)] & ~(1 << c))
+                        ff &= ff - 1
+                    if hc > 1 and (fol[x] >> kinds[c, hc - 1]) & 1:
+                        m += 1
+                    if m == 0 and not lost and left - 1 < best:
+                        best = left - 1
+                        best_n = d + 1
+                        moves_out[:d] = path[:d]
+                        moves_out[d] = c
+                        if best == 0 or (best == 1 and not win_only):
+                            done = True
+                    if not lost and m > 0:
                         ckey = (key & ~15) - (1 << shifts[c]) + kind_top[x]
                         ck = ckey + canon
                         g = group[c]
@@ -248,17 +265,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                             ck += delta[g, gindex[g] - place[c]] - delta[g, gindex[g]]
                         s = slot_of(ck, hshift)
                         prefetch(table, s)
-                        sc = 0
-                        if use_order:
-                            # mobility: plays the new top allows, the uncovered card too
-                            m = 0
-                            ff = fol[x]
-                            while ff:
-                                m += popcount(colmask[lowbit(ff)] & ~(1 << c))
-                                ff &= ff - 1
-                            if hc > 1 and (fol[x] >> kinds[c, hc - 1]) & 1:
-                                m += 1
-                            sc = m * 8 + hc
+                        sc = m * 8 + hc if use_order else 0
                         g_col[ng] = c
                         g_key[ng] = ck
                         g_slot[ng] = s
@@ -291,6 +298,9 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                     n += 1
             ncand[d] = n
             icand[d] = 0
+            if done:
+                won = best == 0
+                break
             if used >= max_states:
                 status = TRUNCATED
                 break
