@@ -1,5 +1,9 @@
-"""Benchmark of `golfstats simulate`: the three targets of issue 5, with their commands.
+"""Benchmark of `golfstats simulate`: the headline run and the targets of issue 5.
 
+0. the headline run, `golfstats simulate --variant putt-putt -n 1000000` exactly as a
+   user types it (default policies greedy, lookahead, exact): its projected wall time,
+   from a sample of --n-headline deals (default 20,000) run the same way: start-up
+   plus 1,000,000 deals at the sample's playing rate plus the summary; target <= 20 min;
 1. wall time of `golfstats simulate --variant putt-putt -n 1000000 --policy greedy`
    (a subprocess: start-up, workers, Parquet and summary included); target <= 15 s;
 2. exact-policy throughput on 2 workers against 1 worker; target ratio >= 1.8;
@@ -9,7 +13,9 @@
 Each figure runs the real CLI in a temporary run directory, removed afterwards.
 Full scale takes a few minutes on 2 cores; scale down to check the script:
 
-    python benchmarks/bench_simulate.py --n-greedy 20000 --n-exact 100 --n-memory 50000
+    python benchmarks/bench_simulate.py --n-headline 2000 --n-greedy 20000 --n-exact 100 \
+        --n-memory 50000
+    python benchmarks/bench_simulate.py --only headline      # the headline projection only
 """
 
 from __future__ import annotations
@@ -95,19 +101,35 @@ def main(argv: list[str] | None = None) -> None:
                         help="chunk size of both exact runs (default 100)")
     parser.add_argument("--n-memory", type=int, default=10_000_000,
                         help="deals of the peak-memory figure (default 10,000,000)")
-    parser.add_argument("--only", choices=["wall", "exact", "memory"], action="append",
-                        help="run only these figures (repeatable; default all three)")
+    parser.add_argument("--n-headline", type=int, default=20_000,
+                        help="deals of the headline run's sample (default 20,000)")
+    parser.add_argument("--only", choices=["headline", "wall", "exact", "memory"], action="append",
+                        help="run only these figures (repeatable; default all four)")
     parser.add_argument("--sample", type=float, default=0.1,
                         help="seconds between memory samples (default 0.1)")
     parser.add_argument("--workdir", type=Path, default=None,
                         help="where the temporary run directories go (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the run directories")
     opts = parser.parse_args(argv)
-    figures = opts.only or ["wall", "exact", "memory"]
+    figures = opts.only or ["headline", "wall", "exact", "memory"]
     workdir = Path(tempfile.mkdtemp(prefix="bench-simulate-", dir=opts.workdir))
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} "
           f"(a shared machine: other work slows every figure)")
     try:
+        if "headline" in figures:
+            m = measure(["--variant", opts.variant, "-n", str(opts.n_headline)],
+                        workdir / "headline", opts.sample)
+            t = m.run["timings"]
+            full = 1_000_000
+            projected = (t["startup_seconds"] + full / t["deals_per_second"]
+                         + t["summary_seconds"] * full / opts.n_headline)
+            print(f"\n0. headline run, projected: {projected / 60:.1f} min for {full:,} deals "
+                  f"(target <= 20 min)\n"
+                  f"   $ golfstats simulate --variant {opts.variant} -n {full} (projected from)\n"
+                  f"   $ {m.command}: {m.wall:.1f} s wall; start-up {t['startup_seconds']:.1f} s, "
+                  f"playing {t['play_seconds']:.1f} s ({t['deals_per_second']:,.0f} deals/s), "
+                  f"summary {t['summary_seconds']:.2f} s; policies {', '.join(m.run['policies'])}; "
+                  f"{m.run['workers']} workers, chunks of {m.run['chunk_size']:,}")
         if "wall" in figures:
             m = measure(["--variant", opts.variant, "-n", str(opts.n_greedy), "--policy", "greedy"],
                         workdir / "wall", opts.sample)

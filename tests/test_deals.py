@@ -119,13 +119,6 @@ def test_uniformity_test_can_fail():
     assert stat > _chi_square_quantile((n - 1) ** 2, 1 - 1e-4)
 
 
-def test_chi_square_quantiles_match_tables():
-    # exact values from scipy.stats.chi2 (isf/ppf), recorded here: scipy is not a dependency
-    for df, q, exact in ((100, 1 - 1e-4, 161.3187), (2601, 1 - 1e-4, 2877.8256),
-                         (2601, 1e-4, 2341.2800), (2809, 1 - 1e-4, 3096.3432)):
-        assert abs(_chi_square_quantile(df, q) / exact - 1) < 1e-3, (df, q)
-
-
 def _deal_order(rules, cards):
     """The kept shuffled order (deal order), undoing the layout (card k -> column k % C)."""
     columns, height = rules.layout.columns, rules.layout.height

@@ -109,7 +109,7 @@ def test_random_legal_games(rules, data):
         points += 100 + 5 * len(pos.stock)
     out = score_moves(rules, board.position(), moves)
     assert (out.won, out.strokes, out.points, out.finished) == (is_won(pos), expected_strokes, points, True)
-    assert out.moves == len(moves) and out.draws == moves.count(DRAW) and out.move_list == moves
+    assert out.n_moves == len(moves) and out.draws == moves.count(DRAW) and out.moves == tuple(moves)
 
 
 # ------------------------------------------------------------ hand-made positions
@@ -135,7 +135,7 @@ def test_chain_then_draw_then_win_with_the_last_card():
     rules, pos = _golf("Talon: 9C\nFoundations: 4H\n7H 6H 5H\n8D")
     out = score_moves(rules, pos, [0, 0, 0, DRAW, 1])
     # chain 5H 6H 7H: 10 + 15 + 20; the draw ends it; 8D on 9C: 10; cleared, no stock: 100
-    assert (out.won, out.strokes, out.points, out.draws, out.longest_chain, out.moves) == \
+    assert (out.won, out.strokes, out.points, out.draws, out.longest_chain, out.n_moves) == \
         (True, 0, 155, 1, 3, 5)
 
 

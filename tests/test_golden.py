@@ -86,3 +86,39 @@ def test_golden_file(path):
         best = solve(board, rules)
         assert (best.won, best.strokes, best.stock_left) == (rec.won, rec.strokes, rec.stock_left), where
         assert solve(board, rules, goal="win").won == rec.won, where
+
+
+POLICY_FILES = sorted((GOLDEN / "policies").glob("*.txt"))
+
+
+def test_every_variant_has_a_policy_golden_file():
+    assert {p.stem for p in POLICY_FILES} == EXPECTED_VARIANTS
+
+
+@pytest.mark.parametrize("path", POLICY_FILES, ids=lambda p: p.stem)
+def test_policy_golden_file(path):
+    """Every registered policy plays, from each recorded position, exactly the recorded line;
+    and every registered policy has a record (a new policy needs its golden lines)."""
+    from golfstats.policies import REGISTRY, parse_policy, play_board
+
+    rules = parse_variant(path.stem)
+    text = path.read_text()
+    version = re.search(r"^# rules version: (\S+)$", text, re.M)
+    assert version and version[1] == RULES_VERSION, "rules changed meaning: regenerate"
+    seen = set()
+    for block in re.split(r"\n\s*\n", text):
+        lines = [ln for ln in block.strip().splitlines() if not ln.startswith("#")]
+        if not lines:
+            continue
+        assert lines[0].startswith("position: "), lines[0]
+        policy_line = re.fullmatch(r"policy: (\S+) key (\d+)", lines[-3])
+        assert policy_line and lines[-2].startswith("line:") and lines[-1].startswith("strokes:")
+        board = parse_board("\n".join(lines[1:-3]) + "\n", rules)
+        policy = parse_policy(policy_line[1])
+        seen.add(policy.name)
+        moves = tuple(DRAW if w == "D" else int(w) - 1 for w in lines[-2].split()[1:])
+        played = play_board(rules, policy, board, key=int(policy_line[2]))
+        where = f"{path.name}: {lines[0]} {policy.spec}"
+        assert played.moves == moves, where
+        assert played.strokes == int(lines[-1].split()[1]), where
+    assert seen == set(REGISTRY)

@@ -8,7 +8,7 @@ from conftest import mid_game
 
 from golfstats.board import Board
 from golfstats.deals import seeded_board, seeded_deals
-from golfstats.engine import DRAW, apply, legal_moves, score_moves
+from golfstats.engine import DRAW, score_moves
 from golfstats.policies import PolicyError, parse_policy, plan, play_board, play_deals
 from golfstats.rules import parse_variant
 

@@ -27,8 +27,8 @@ from golfstats.report.compare import (
 )
 from golfstats.report.course import CourseError, date_seed, make_course
 from golfstats.report.par import Pmf, hole_par_summary, par_from_hist, round_par, versus_hole_par
-from golfstats.runs import RunError, load_run, load_runs, resolve_policy
 from golfstats.rules import parse_variant
+from golfstats.runs import RunError, load_run, load_runs, resolve_policy
 from golfstats.solver import solve
 
 

@@ -14,8 +14,8 @@ from test_report_support import write_run
 from typer.testing import CliRunner
 
 from golfstats.cli import app
-from golfstats.study import StudyConfig, plan_sizes, required_n
 from golfstats.stats import wilson
+from golfstats.study import StudyConfig, plan_sizes, required_n
 
 runner = CliRunner()
 

@@ -90,9 +90,10 @@ def test_chunks_cover_every_deal_once():
         covered = [i for c in chunks for i in range(c.start, c.stop)]
         assert covered == list(range(n))
         assert [c.index for c in chunks] == list(range(len(chunks)))
-    assert auto_chunk_size(policies_from_names(["greedy"]), 10**6, 2) == 50_000
-    assert auto_chunk_size(POLICIES, 10**6, 2) == 250  # the solver sets the pace
-    assert auto_chunk_size(POLICIES, 100, 2) == 13  # small runs: a few chunks per worker
+    # the slowest policy sets the pace, and a small run still gives every worker a few chunks
+    assert auto_chunk_size(POLICIES, 10**6, 2) < auto_chunk_size(policies_from_names(["greedy"]),
+                                                                 10**6, 2)
+    assert len(plan_chunks(100, auto_chunk_size(POLICIES, 100, 2))) >= 2 * 4
 
 
 def test_run_id_is_a_function_of_what_fixes_the_rows(tmp_path):

@@ -17,7 +17,6 @@ from golfstats.cli.app import app
 from golfstats.cli.output import MOVES_NOTATION
 
 
-
 def _help(func) -> str:
     """The command's docstring as help: paragraphs kept, the line breaks inside a paragraph
     turned into spaces (the help is wrapped to the terminal, never cut mid-sentence)."""

@@ -49,7 +49,7 @@ GoalOpt = Annotated[GoalChoice, typer.Option(
     "--goal", help="strokes: best stroke score (most stock left if winnable, else fewest "
                    "cards left); win: only decide winnability (faster).")]
 SeedOpt = Annotated[int, typer.Option(
-    "--seed", min=0, help="Seed of the deals: deal i depends only on (seed, i).")]
+    "--seed", help="Seed of the deals (0 or more): deal i depends only on (seed, i).")]
 PYSOL_MAX = 2**33 - 1  # PySolFC's deal numbers (golfstats.deals.PYSOL_MAX)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 

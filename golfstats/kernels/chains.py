@@ -3,8 +3,8 @@
 ``enumerate_chains`` lists each distinct position (column heights, top) a chain of
 plays can reach from the current one, the current one included (the empty chain),
 with a parent link to rebuild the plays.  It is complete: nothing cuts it short (a
-golf tableau has at most 6**7 height vectors, and the stockless games never enumerate
-chains, see ``kernels.lookahead``).  ``chain_candidates`` and ``chain_plan`` are the
+golf tableau has at most 6**7 height vectors, and the players of the stockless games
+never enumerate chains, see ``kernels.lookahead``).  ``chain_candidates`` and ``chain_plan`` are the
 skeleton every "best chain, then draw" player shares: the endpoints a draw may follow,
 and the plan that plays the chosen one and draws.  ``longest_chain`` is the most cards
 one chain can take.  No I/O, no RNG.
@@ -17,7 +17,8 @@ import numpy as np
 
 from golfstats.kernels.constants import DRAW
 from golfstats.kernels.core import can_play, height_code
-from golfstats.kernels.hashset import EMPTY, find_slot, grow, grow_map, insert, new_set
+from golfstats.kernels.hashset import grow, insert, new_set
+from golfstats.kernels.search import fewest_left
 
 
 @nb.njit(cache=True, nogil=True)
@@ -129,126 +130,13 @@ def chain_plan(best, ends_heights, ends_len, parent, move, n_left, plan):
     return m
 
 
-#: Positions the plain depth-first longest-chain search visits before it hands over to
-#: the memoised one (both are exact; the plain one is faster on the short chains of
-#: almost every golf position, the memoised one never revisits a position).
-_PLAIN_BUDGET = 20_000
-
-
 @nb.njit(cache=True, nogil=True)
 def longest_chain(play_next, exposed, heights, top):
-    """The most cards one chain of plays can take from (heights, top): exact."""
-    best, finished = _longest_plain(play_next, exposed, heights, top, _PLAIN_BUDGET)
-    if finished:
-        return best
-    return _longest_memo(play_next, exposed, heights, top)
+    """The most cards one chain of plays can take from (heights, top): exact (every
+    reachable position is visited once, ``search.fewest_left``)."""
+    moves = np.empty(heights.sum() + 1, np.int64)
+    _, left, _, _ = fewest_left(play_next, exposed, heights, top, _NO_LIMIT, 6, moves)
+    return heights.sum() - left
 
 
-@nb.njit(cache=True, nogil=True)
-def _longest_plain(play_next, exposed, heights, top, budget):
-    """Depth-first over every chain on a private copy of ``heights``; ``(best, finished)``,
-    finished False when ``budget`` positions were visited before the search ended."""
-    ncols = heights.shape[0]
-    h = heights.copy()
-    depth_max = 0
-    for c in range(ncols):
-        depth_max += h[c]
-    tops = np.empty(depth_max + 1, np.int64)
-    next_col = np.empty(depth_max + 1, np.int64)
-    played = np.empty(depth_max + 1, np.int64)
-    tops[0] = top
-    next_col[0] = 0
-    sp = 0
-    best = 0
-    visited = 0
-    while sp >= 0:
-        if visited >= budget:
-            return best, False
-        c = next_col[sp]
-        pushed = False
-        while c < ncols:
-            hc = h[c]
-            if hc > 0:
-                nxt = play_next[tops[sp], exposed[c, hc]]
-                if nxt >= 0:
-                    next_col[sp] = c + 1
-                    played[sp] = c
-                    h[c] -= 1
-                    sp += 1
-                    tops[sp] = nxt
-                    next_col[sp] = 0
-                    visited += 1
-                    if sp > best:
-                        best = sp
-                    pushed = True
-                    break
-            c += 1
-        if not pushed:
-            sp -= 1
-            if sp >= 0:
-                h[played[sp]] += 1
-    return best, True
-
-
-@nb.njit(cache=True, nogil=True)
-def _longest_memo(play_next, exposed, heights, top):
-    """Longest chain by a depth-first search that remembers, per (heights, top), the
-    longest chain from there (a position is expanded once)."""
-    ncols = heights.shape[0]
-    radix = exposed.shape[1]
-    n_tops = play_next.shape[0]
-    keys = new_set(10)
-    vals = np.zeros(keys.shape[0], np.int64)
-    used = 0
-    h = heights.copy()
-    depth_max = h.sum()
-    tops = np.empty(depth_max + 1, np.int64)
-    next_col = np.empty(depth_max + 1, np.int64)
-    played = np.empty(depth_max + 1, np.int64)
-    best_at = np.zeros(depth_max + 1, np.int64)  # longest chain found below each stack level
-    tops[0] = top
-    next_col[0] = 0
-    sp = 0
-    while sp >= 0:
-        c = next_col[sp]
-        pushed = False
-        while c < ncols:
-            hc = h[c]
-            if hc > 0:
-                nxt = play_next[tops[sp], exposed[c, hc]]
-                if nxt >= 0:
-                    next_col[sp] = c + 1
-                    h[c] -= 1
-                    slot = find_slot(keys, height_code(h, radix) * n_tops + nxt)
-                    if keys[slot] != EMPTY:  # known: no need to go down again
-                        h[c] += 1
-                        if vals[slot] + 1 > best_at[sp]:
-                            best_at[sp] = vals[slot] + 1
-                        c += 1
-                        continue
-                    played[sp] = c
-                    sp += 1
-                    tops[sp] = nxt
-                    next_col[sp] = 0
-                    best_at[sp] = 0
-                    pushed = True
-                    break
-            c += 1
-        if not pushed:
-            # (h, tops[sp]) is finished: remember it, and pass its length to the parent
-            key = height_code(h, radix) * n_tops + tops[sp]
-            if 2 * (used + 1) > keys.shape[0]:
-                keys, vals = grow_map(keys, vals)
-            slot = find_slot(keys, key)
-            keys[slot] = key
-            vals[slot] = best_at[sp]
-            used += 1
-            done = best_at[sp]
-            sp -= 1
-            if sp >= 0:
-                h[played[sp]] += 1
-                if done + 1 > best_at[sp]:
-                    best_at[sp] = done + 1
-            else:
-                return done
-    return 0
+_NO_LIMIT = 1 << 62  # a golf position has at most 6**7 heights x a few tops: never reached

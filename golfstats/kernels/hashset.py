@@ -58,28 +58,3 @@ def grow(table):
             insert(bigger, k)
     return bigger
 
-
-# ---------------------------------------------------------------- maps: keys with values
-
-@nb.njit(cache=True, nogil=True)
-def find_slot(table, key):
-    """The slot of ``table`` holding ``key``, or the empty slot where it would go (a map
-    keeps its values in an array beside the keys, at the same slots)."""
-    mask = table.shape[0] - 1
-    i = slot_of(key, mask)
-    while table[i] != EMPTY and table[i] != key:
-        i = (i + 1) & mask
-    return i
-
-
-@nb.njit(cache=True, nogil=True)
-def grow_map(table, values):
-    """A map twice the size holding the same keys and values."""
-    bigger = np.full(table.shape[0] * 2, EMPTY, np.int64)
-    bigger_values = np.zeros(bigger.shape[0], values.dtype)
-    for i in range(table.shape[0]):
-        if table[i] != EMPTY:
-            slot = find_slot(bigger, table[i])
-            bigger[slot] = table[i]
-            bigger_values[slot] = values[i]
-    return bigger, bigger_values

@@ -1,10 +1,17 @@
-"""Depth-first search with a hash set, for the stockless layouts (too wide for the dense sweep).
+"""The explicit-stack search over chains of plays: every position a run of plays reaches.
 
-Black Hole (17 columns of 3) and All in a Row (13 of 4) have no stock, so a state
-is just (column heights, top); their height vectors number in the billions, but
-only a small part is reachable.  The search visits each reachable state once and
-stops at the first win (a win is optimal: strokes 0, no stock to save); otherwise
-it proves the fewest cards left by exhausting the reachable states.  No I/O, no RNG.
+A position reached by plays alone is (column heights, top); its cards left depend on the
+heights only, not on the path.  ``fewest_left`` visits each reachable position once
+(depth-first, a hash set of the visited ones) and keeps the one with the fewest cards
+left, with the plays that reach it.  It answers two questions with one search:
+
+* the longest chain from a position (``chains.longest_chain``: cards now minus the
+  fewest cards left);
+* the exact solution of a stockless game (Black Hole, All in a Row), where a hand is
+  one chain: the first win found is optimal (strokes 0, no stock to save); otherwise
+  exhausting the reachable positions proves the fewest cards left.
+
+No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -18,30 +25,28 @@ from golfstats.kernels.hashset import grow, insert, new_set
 
 
 @nb.njit(cache=True, nogil=True)
-def search_stockless(kt, exposed, heights, top0, stop_at_win, max_states, moves_out):
-    """Solve a position without stock.  Returns ``(status, won, cards_left, n_moves, states)``.
+def fewest_left(play_next, exposed, heights, top0, max_states, log2_size, moves_out):
+    """Depth-first over every position plays reach from (heights, top0).
 
-    Both goals are the same here: the first win found is optimal (``stop_at_win`` is
-    accepted for the common signature).  ``status`` is ``TRUNCATED`` when ``max_states``
-    states were stored before the search ended: the position is then unresolved, and
-    ``won``/``cards_left`` only say what the line found so far reaches.  The line to the
-    best position found is in ``moves_out[:n_moves]``.
+    Returns ``(status, cards_left, n_moves, states)``: the fewest cards left of a
+    reachable position, the plays reaching it in ``moves_out[:n_moves]``, and the
+    positions stored.  It stops early at a cleared tableau.  ``status`` is
+    ``TRUNCATED`` when ``max_states`` positions were stored before the search ended:
+    ``cards_left`` is then only the best found so far.  ``log2_size`` sizes the first
+    hash set (it grows as needed).
     """
-    play_next = kt.play_next
     n_tops = play_next.shape[0]
     ncols = heights.shape[0]
     pw, code, _ = powers(heights)
     left = heights.sum()
-    table = new_set(16)
-    depth_max = left + 1
-    stack_code = np.empty(depth_max, np.int64)
-    stack_top = np.empty(depth_max, np.int64)
-    stack_next = np.empty(depth_max, np.int64)
-    stack_move = np.empty(depth_max, np.int64)
+    table = new_set(log2_size)
+    stack_code = np.empty(left + 1, np.int64)
+    stack_top = np.empty(left + 1, np.int64)
+    stack_next = np.empty(left + 1, np.int64)
+    stack_move = np.empty(left + 1, np.int64)
     cur = heights.copy()  # heights at the top of the stack, kept in step with it
     best_left = left
     best_n = 0
-    won = left == 0
     sp = 0
     stack_code[0] = code
     stack_top[0] = top0
@@ -49,7 +54,7 @@ def search_stockless(kt, exposed, heights, top0, stop_at_win, max_states, moves_
     insert(table, code * n_tops + top0)
     used = 1
     status = FINISHED
-    while sp >= 0 and not won:
+    while sp >= 0 and best_left > 0:
         if used >= max_states:
             status = TRUNCATED
             break
@@ -79,11 +84,23 @@ def search_stockless(kt, exposed, heights, top0, stop_at_win, max_states, moves_
                             best_left = left - sp
                             best_n = sp
                             moves_out[:sp] = stack_move[:sp]
-                            won = best_left == 0
                         break
             c += 1
         if not pushed:
             sp -= 1
             if sp >= 0:
                 cur[stack_move[sp]] += 1
-    return status, won, best_left, best_n, used
+    return status, best_left, best_n, used
+
+
+@nb.njit(cache=True, nogil=True)
+def search_stockless(kt, exposed, heights, top0, stop_at_win, max_states, moves_out):
+    """Solve a position without stock.  Returns ``(status, won, cards_left, n_moves, states)``.
+
+    Both goals are the same here: the first win found is optimal (``stop_at_win`` is
+    accepted for the common signature).  A ``TRUNCATED`` position is unresolved:
+    ``won``/``cards_left`` only say what the line found so far reaches.
+    """
+    status, left, n_moves, states = fewest_left(kt.play_next, exposed, heights, top0, max_states,
+                                                16, moves_out)
+    return status, left == 0, left, n_moves, states

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from golfstats.policies import PolicyError, is_honest, parse_policy, policy_order
-from golfstats.runs.schema import DEALS_DIR, RUN_JSON, SUMMARY, SUMMARY_SCHEMA
+from golfstats.runs.schema import DEALS_DIR, RUN_JSON, SUMMARY, SUMMARY_CORE, SUMMARY_SCHEMA
 
 #: The columns of the deal rows that the reports read.
 DEAL_COLUMNS = ("seed", "deal_index", "variant", "policy", "won", "strokes", "points", "seconds",
@@ -80,11 +80,12 @@ def load_run(path: Path | str) -> Run:
     deal_files = tuple(sorted((path / DEALS_DIR).glob("part-*.parquet")))
     summary_file = path / SUMMARY
     if summary_file.is_file():
-        summary = pl.read_parquet(summary_file)
-        missing = [c for c in SUMMARY_SCHEMA if c not in summary.columns]
+        summary = _upgrade(pl.read_parquet(summary_file))
+        missing = [c for c in SUMMARY_CORE if c not in summary.columns]
         if missing:
-            raise RunError(f"{summary_file} lacks the columns {', '.join(missing)} (made by an "
-                           "older golfstats? rerun the simulation)")
+            raise RunError(f"{summary_file} lacks the columns {', '.join(missing)}")
+        summary = summary.with_columns(pl.lit(None, dtype).alias(c) for c, dtype in
+                                       SUMMARY_SCHEMA.items() if c not in summary.columns)
     elif deal_files:
         summary = summarize(pl.scan_parquet([str(f) for f in deal_files]))
     else:
@@ -97,6 +98,19 @@ def load_run(path: Path | str) -> Run:
             raise RunError(f"cannot read {path / RUN_JSON}: {exc}") from None
     summary = summary.select([pl.col(c).cast(t) for c, t in SUMMARY_SCHEMA.items()])
     return Run(path, order(summary), info, deal_files)
+
+
+#: Columns a summary written before run format 2 lacks, and what they were then.
+_ADDED = {"truncated": pl.lit(0, pl.Int64), "n_win_p": pl.lit(0, pl.Int64)}
+
+
+def _upgrade(summary: pl.DataFrame) -> pl.DataFrame:
+    """A summary of an older run format in today's columns: no deal was flagged truncated
+    then (searches that stopped at a budget were not reported), no policy gave exact
+    honest values, and ``mean_moves`` was the mean move count."""
+    if "mean_moves" in summary.columns and "mean_n_moves" not in summary.columns:
+        summary = summary.rename({"mean_moves": "mean_n_moves"})
+    return summary.with_columns(**{c: v for c, v in _ADDED.items() if c not in summary.columns})
 
 
 def load_runs(paths) -> list[Run]:

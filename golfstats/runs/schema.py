@@ -69,6 +69,12 @@ SUMMARY_SCHEMA: dict[str, pl.DataType] = {
 }
 
 
+#: The summary columns every reader may count on (the study's committed summary keeps
+#: these and the honest-value columns); a reader fills the others with nulls.
+SUMMARY_CORE = ("variant", "policy", "n", "truncated", "wins", "win_rate", "ci_low", "ci_high",
+                "mean_strokes", "median_strokes", "mean_points", "stroke_hist")
+
+
 def part_name(index: int) -> str:
     return f"part-{index:06d}.parquet"
 

@@ -1,12 +1,16 @@
-"""Regenerate the golden files tests/golden/<variant-id>.txt.
+"""Regenerate the golden files: tests/golden/<variant-id>.txt (the solver) and
+tests/golden/policies/<variant-id>.txt (every registered policy).
 
 Run from the repository root:
 
-    python tests/golden/regenerate.py
+    python tests/golden/regenerate.py              # both kinds
+    python tests/golden/regenerate.py --solver     # only the solver's
+    python tests/golden/regenerate.py --policies   # only the policies'
 
-Only regenerate on purpose (a rule changed meaning and RULES_VERSION was bumped, or
-the deal generator changed): tests/test_golden.py checks the solver against these
-files, and a diff in them is the visible record of the change.
+Only regenerate on purpose (a rule changed meaning and RULES_VERSION was bumped, the
+deal generator changed, or a policy's rule changed on purpose): tests/test_golden.py
+checks the solver and the policies against these files, and a diff in them is the
+visible record of the change.
 
 Each file holds ``DEALS`` seeded deals of ``SEED`` for one rule set.  The fast solver
 gives the optimal strokes and a line; before anything is written, the slow reference
@@ -23,7 +27,8 @@ from pathlib import Path
 
 from golfstats.board import format_board
 from golfstats.deals import seeded_board
-from golfstats.engine import DRAW, score_moves
+from golfstats.engine import DRAW, apply, legal_moves, score_moves
+from golfstats.policies import REGISTRY, Policy, play_board
 from golfstats.reference import reference_solve
 from golfstats.rules import RULES_VERSION, parse_variant
 from golfstats.solver import solve
@@ -40,9 +45,9 @@ HEADER = """\
 # Regenerate (on purpose only): python tests/golden/regenerate.py
 # Checked by tests/test_golden.py.  One record per deal, blank line between records:
 #   deal: seed S index I     the deal (golfstats.deals.seeded_board)
-#   <board text>             RULES.md "Board text"
+#   <board text>             docs/rules.md "Board text"
 #   won: yes|no              whether the optimal line clears the tableau
-#   strokes: N               optimal RULES.md strokes
+#   strokes: N               optimal strokes (docs/rules.md)
 #   stock_left: N            stock cards never turned on that line
 #   solution: ...            the line: column numbers 1..{columns} in board order, D = draw
 """
@@ -76,13 +81,77 @@ def record(rules, seed: int, index: int) -> str:
     ])
 
 
+POLICY_HEADER = """\
+# Golden file: the line every registered policy plays from {positions} positions under {variant}.
+# rules version: {version}
+# Regenerate (on purpose only): python tests/golden/regenerate.py --policies
+# Checked by tests/test_golden.py.  One record per position and policy, blank line between:
+#   position: seed S index I moves M   deal I of seed S after M scripted moves (see below)
+#   <board text>                        the position
+#   policy: SPEC key K                  the policy at its cheapest parameters, its random key
+#   line: ...                           the moves it plays: columns 1..{columns}, D = draw
+#   strokes: N                          the strokes at the end of that line
+# The scripted moves: from the deal, play the first legal play if any, else draw, M times.
+"""
+POSITION_MOVES = (14, 20)  # mid-game: small enough for every policy to be quick
+
+
+def cheapest(name: str) -> Policy:
+    """The policy at its cheapest parameters: every integer parameter at its lower limit."""
+    info = REGISTRY[name]
+    return Policy(name, tuple(p.default if p.choices else p.lo for p in info.params))
+
+
+def scripted_position(rules, seed: int, index: int, moves: int):
+    pos = seeded_board(rules, seed, index).position()
+    for _ in range(moves):
+        options = legal_moves(rules, pos)
+        if not options:
+            break
+        pos = apply(rules, pos, options[0])
+    return pos
+
+
+def policy_records(rules) -> list[str]:
+    from golfstats.board import Board
+
+    out = []
+    for index, moves in enumerate(POSITION_MOVES):
+        pos = scripted_position(rules, SEED, index, moves)
+        board = Board(pos.tableau, pos.stock, pos.top_card)
+        for name in REGISTRY:
+            policy = cheapest(name)
+            line = play_board(rules, policy, board, key=index + 1)
+            replay = score_moves(rules, pos, line.moves)
+            assert replay.finished and replay.strokes == line.strokes, (rules.id, name, index)
+            out.append("\n".join([
+                f"position: seed {SEED} index {index} moves {moves}",
+                format_board(board, rules).rstrip("\n"),
+                f"policy: {policy.spec} key {index + 1}",
+                f"line: {format_moves(line.moves)}",
+                f"strokes: {line.strokes}",
+            ]))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("variants", nargs="*", default=list(VARIANTS),
                         help="variant ids to regenerate (default: all of %(default)s)")
+    parser.add_argument("--solver", action="store_true", help="only the solver's files")
+    parser.add_argument("--policies", action="store_true", help="only the policies' files")
     args = parser.parse_args(argv)
-    for name in args.variants:
+    both = not (args.solver or args.policies)
+    for name in args.variants if both or args.policies else ():
+        rules = parse_variant(name)
+        text = POLICY_HEADER.format(positions=len(POSITION_MOVES), variant=rules.id,
+                                    version=RULES_VERSION, columns=rules.layout.columns)
+        path = HERE / "policies" / f"{rules.id}.txt"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text + "\n" + "\n\n".join(policy_records(rules)) + "\n")
+        print(f"wrote {path.relative_to(HERE.parent.parent)}")
+    for name in args.variants if both or args.solver else ():
         rules = parse_variant(name)
         records = [record(rules, SEED, i) for i in range(DEALS)]
         text = HEADER.format(deals=DEALS, variant=rules.id, version=RULES_VERSION,
