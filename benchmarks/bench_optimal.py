@@ -19,6 +19,26 @@ earlier ones), the share unresolved (state budget hit), and the mean win_p with 
 95% interval (normal approximation) over the resolved positions.  ``--verbose`` prints
 one line per position.  One untimed call loads the compiled kernels first.  It asserts
 nothing about speed: the figures are for the record.
+
+Recorded figures (2 cores shared with other jobs, load average about 3, so single-core
+times are inflated, perhaps 1.5-2x; tMB = the kernel's table, rss = ru_maxrss, MB)::
+
+    variant   goal    set     n  mean s  med. s  max s  mean states   tMB  rss  unres  win_p [95%]
+    strict    win     mid8  200   0.105   0.049   1.41      147,228    30  192   0.0%  0.0372 [0.0219, 0.0525]
+    strict    strokes mid8  200   0.112   0.050   1.60      147,228    30  195   0.0%  0.0327 [0.0180, 0.0473]
+    qok       win     mid8  200   0.082   0.033   1.00      144,363    20  195   0.0%  0.0947 [0.0671, 0.1223]
+    qok       strokes mid8  200   0.083   0.036   0.77      144,363    20  195   0.0%  0.0860 [0.0592, 0.1129]
+    putt-putt win     mid8  200   0.197   0.068   2.57      249,172    50  225   0.0%  0.3946 [0.3440, 0.4453]
+    putt-putt strokes mid8  200   0.205   0.063   2.55      249,172    50  226   0.0%  0.3805 [0.3294, 0.4316]
+    strict    win     start   4  33.002  33.868  36.66  100,209,128   720  916  75.0%  0.0000 [0.0000, 0.0000]
+    strict    strokes start   4  51.497  49.499  76.37  100,209,128   720  916  75.0%  0.0000 [0.0000, 0.0000]
+    qok       win     start   4  32.013  25.263  53.82  104,715,476   720  939  75.0%  0.0000 [0.0000, 0.0000]
+    qok       strokes start   4  25.505  24.647  29.04  104,715,476   720  939  75.0%  0.0000 [0.0000, 0.0000]
+    putt-putt win     start   4  28.542  26.634  37.33  119,949,691   720  939 100.0%  -
+    putt-putt strokes start   4  32.932  33.196  36.39  119,949,691   720  939 100.0%  -
+
+    (mid8: ``--mid-only``, 4.5 minutes; start: ``--start-only --n 4``, 13 minutes; all of
+    deals 1-4 but deal 1 of strict and of queens-on-kings reached the 120 M-state budget)
 """
 
 from __future__ import annotations
