@@ -1,27 +1,37 @@
 """Exact solver of the stockless games (Black Hole, All in a Row): ``solve_stockless``.
 
-A state is (column heights, top); nothing is hidden and nothing is drawn, so the
-hand is one chain of plays.  The search is depth-first over states with a hash set
-of the states seen (each state is expanded once):
+A state is (column heights, top); nothing is hidden and nothing is drawn, so the hand
+is one chain of plays.  The search (``stockless_search.search_pass``) is depth-first
+over states with a hash set of the states seen, so each state is expanded once:
 
-* A state is stored as one int64 key: the heights, ``b`` bits per column (``b`` bits
-  hold the tallest column: 2 for Black Hole, 3 for All in a Row), above the 4-bit top
-  id.  Columns holding the same remaining cards are exchangeable, so the key stored is
-  the canonical one (``stockless_rules.canonical_key``).
-* A child is generated only if no rule proves it lost (``stockless_rules``: the walk
-  rule on the 13-cycle of ranks, unreached ranks, buried cards): those states are never
-  stored.  Every rule is a necessary condition for a win, so no win is missed.
-* Children are tried in order of mobility (the plays the new top allows, the card the
-  play uncovers included), then of the height of the column played: lines that keep
-  options find wins early.
+* A state is one int64 key: the heights, ``b`` bits per column (``b`` bits hold the
+  tallest column: 2 for Black Hole, 3 for All in a Row), above the 4-bit top id.
+  Columns holding the same remaining cards are exchangeable, so the key stored is the
+  canonical one (``stockless_canon``; a lookup table per group of columns with the same
+  bottom kind, kept in step with the heights).
+* A child is kept only if no rule proves it lost (``stockless_rules``, each with its
+  proof): the walk rule on the 13-cycle of ranks (its sums kept in step with the cards
+  left; if every sum is >= 2 all children pass at once); optionally unreached ranks,
+  buried cards and the successor rule.  Each is a necessary condition for a win, so no
+  win is missed; lost states are never stored.
+* A child with no play left is a finished position: it is recorded as a line if it
+  beats the best and is neither stored nor expanded.
+* All children of a state are generated first and their set slots prefetched, then
+  looked up; new ones are tried in order of mobility (the plays the new top allows, the
+  card the play uncovers included), then of the height of the column played.
 
-Goal win (``stop_at_win``) stops at the first win; a lost position has then been
-proved lost (every state not pruned was expanded) and the line reported is the best
-line seen, played on greedily to its end.  Goal strokes (fewest cards left; a win is 0)
-runs the same search first.  If it proves the loss and its line leaves one card, that
-is optimal (zero is impossible).  Otherwise a second pass, branch and bound, expands
-every state whose cards-left bound (``stuck_bound``: cards that can never be played,
-with the cards beneath them) is below the best line found, starting from that line.
+Goal win (``stop_at_win``) stops at the first win; otherwise the position has been
+proved lost (every state not pruned was expanded), and the line reported is the best
+line seen (lost states count: they are reachable), played on to its end.  Goal strokes
+(the fewest cards left; a win is 0) runs the same pass first: a win is optimal, and a
+loss proves the optimum is at least 1, so a line leaving one card ends the search.
+Otherwise a second pass, branch and bound, expands only states whose cards-left bound
+(``stuck_depths``: cards that can never be played, with the cards beneath them, kept
+along the line; 1 if the walk rule fails) is below the best line so far; it stops at
+a line leaving one card.
+
+Measured on PySolFC deals 1-200, goal win, one core (states per deal, mean; CPU ms):
+see ``benchmarks/bench_stockless.py`` and the table in the report of issue 12.
 """
 
 from __future__ import annotations
@@ -64,6 +74,17 @@ def solve_stockless(kt, exposed, heights, top, stop_at_win, max_states, moves_ou
 
 @nb.njit(cache=True, nogil=True)
 def _solve(kt, exposed, heights, top, stop_at_win, max_states, moves_out, opts):
+    hmax = 0
+    for c in range(heights.shape[0]):
+        hmax = max(hmax, heights[c])
+    bits = 1
+    while (1 << bits) <= hmax:
+        bits += 1
+    if kt.play_next.shape[0] > 16 or hmax > 7 or heights.shape[0] * bits + 4 > 62:
+        raise ValueError("stockless search: at most 16 tops, columns of at most 7 cards, "
+                         "and heights that fit a 62-bit key")
+    if moves_out.shape[0] < heights.sum():
+        raise ValueError("moves_out must hold one move per card in the tableau")
     status, won, left, n, states = search_pass(kt, exposed, heights, top, True, heights.sum(),
                                            max_states, moves_out, opts)
     if status == FINISHED and not won:

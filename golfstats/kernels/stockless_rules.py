@@ -42,8 +42,19 @@ never played, and neither is any card beneath it.  Its eligible predecessors onl
 down along a line (cards leave the tableau; the top's bonus passes to the card that
 uncovered X), so a stuck card stays stuck.
 
+Successor rule (``card_last``), the mirror image: the card played right after a card Y
+at position i of column c is the card beneath it (i - 1, uncovered by Y) or a card of
+another column still in the tableau; cards above Y are gone before Y, and cards further
+down are still covered.  If no such card of a kind in ``fol[Y]`` is left, Y can only be
+the last card of the hand, which is a bottom card (i = 1); so Y at i > 1 makes the
+state lost, two such bottom cards make it lost, and one such bottom card is the only
+possible end of the walk rule.  Its possible successors only go down along a line, so
+such a card stays one.
+
 Cards-left bound (``stuck_bound``): every stuck card and unreached card stays in the
-tableau, with all cards beneath it; the bound is their number, column by column.
+tableau, with all cards beneath it; the bound is their number, column by column.  It
+only grows along a line (stuck cards stay stuck), so ``stuck_depths_after`` updates
+the parent's per-column depths with the cards whose predecessors just changed.
 """
 
 from __future__ import annotations
