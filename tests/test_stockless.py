@@ -359,6 +359,16 @@ def test_unreached_rank():
     assert unreached(r["tk"], r["nz"], r["fol"]) == 0
 
 
+def test_unreached_rule_is_used_by_the_search():
+    """Top 2 with 3, 4 and a 9: the 9 is unreached, so the root is proved lost; without the
+    rule the search stores the position after the 3 (the one after the 4 is finished)."""
+    board = parse_board(bh("2S", "3C", "4D", "9C"), BLACK_HOLE)
+    assert reference_solve(board, BLACK_HOLE) == (False, 1)
+    status, won, left, line, states = solve(board, BLACK_HOLE, win=True, opts=USE_UNREACHED)
+    assert (status, won, left, states) == (FINISHED, False, 1, 1)
+    assert solve(board, BLACK_HOLE, win=True, opts=0)[4] == 2
+
+
 def _stuck(r, c, i):
     h = r["a"].heights
     return card_stuck(c, i, h, r["cnt"], r["tk"], r["kinds"], r["incol"], r["above"], r["pred"])
