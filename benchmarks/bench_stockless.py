@@ -25,7 +25,14 @@ other core; x86_64, Python 3.11.7, numba 0.68.1):
     all-in-a-row win      1000   12.83   3.34  148.1  447.4  12.70   45924  1229068  690      0   259.4
     all-in-a-row strokes  1000   19.51   3.94  230.8  450.8  19.35   59877  1248088  690      0   259.5
 
-(the run's figures, printed by the previous column layout; peak MB includes a compile)
+(the run's figures, printed by the previous column layout; peak MB includes a compile).
+A later run, load average 2.3 (other work on both cores: wall above CPU):
+
+    game         goal    deals mean ms median    p99 max ms cpu ms  states  max st.  won unres. peak MB
+    black-hole   win      1000    9.22   0.64  149.4  535.6   9.16   31924  1416053  877      0   210.5
+    black-hole   strokes  1000   10.07   0.66  165.7  682.3   9.73   32451  1416053  877      0   210.6
+    all-in-a-row win      1000   16.94   4.21  219.9  571.8  13.03   45924  1229068  690      0   212.7
+    all-in-a-row strokes  1000   31.83   6.48  379.2  995.1  19.82   59877  1248088  690      0   212.8
 
 For comparison, black-hole-solver (C, depth-first with a hash set; batch mode, one core,
 same deals): Black Hole 168 ms per deal (median 13, slowest 9.5 s), All in a Row 43 ms
