@@ -4,13 +4,15 @@ imports (polars, matplotlib, numba) happen inside."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import SeedOpt, VariantOpt, fail, resolve_rules
+from golfstats.cli.options import SeedOpt, fail, resolve_rules, rule_options
 from golfstats.deals import DEFAULT_SEED
+from golfstats.rules import Rules
 
 RunDirsArg = Annotated[list[Path], typer.Argument(
     help="Run directories of `golfstats simulate` (or a directory holding a summary.parquet, "
@@ -117,16 +119,30 @@ def _simulate_for_par(variant: str, policy: str, n: int, seed: int) -> Path:
         fail(f"simulation for par failed: {exc}", code=1)
 
 
+class Difficulty(StrEnum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+
+
+@rule_options("queens-on-kings")
 def course(
-    variant: VariantOpt = "queens-on-kings",
+    rules: Rules,
     holes: Annotated[int, typer.Option("--holes", help="9 or 18.")] = 9,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed of the deals.")] = None,
     date: Annotated[str | None, typer.Option(
         "--date", help="YYYY-MM-DD: the course of that day (seed = int(YYYYMMDD)); default today.")] = None,
     winnable: Annotated[bool, typer.Option(
         "--winnable", help="Only deals the exact solver can win (others are skipped in order).")] = False,
-    policy: Annotated[str, typer.Option(
-        "--policy", "-p", help="Reference player whose strokes on a deal set its par.")] = "lookahead",
+    difficulty: Annotated[Difficulty | None, typer.Option(
+        "--difficulty", help="Only deals of this band of honest win chance (perfect play "
+                             "without peeking): easy 50% or more, medium 20-50%, hard under 20% "
+                             "but above 0.  Hole par is then perfect honest play's expected "
+                             "strokes, unless --policy is given.  Slow: each deal is solved "
+                             "exactly.")] = None,
+    policy: Annotated[str | None, typer.Option(
+        "--policy", "-p", help="Reference player whose strokes on a deal set its par (default "
+                               "lookahead; with --difficulty, perfect honest play).")] = None,
     hole_par_min: HoleParMinOpt = 3,
     hole_par_max: HoleParMaxOpt = 5,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the course as JSON here.")] = None,
@@ -136,22 +152,27 @@ def course(
 ) -> None:
     """A course of 9 or 18 deals with a par for each hole; the same date gives the same course."""
     import datetime as dt
+    import os
 
     from golfstats.policies import PolicyError, parse_policy
     from golfstats.report.course import CourseError, date_seed, make_course
 
-    rules = resolve_rules(variant)
     if holes not in (9, 18):
         fail(f"--holes must be 9 or 18, not {holes}")
     if seed is not None and date is not None:
         fail("give --seed or --date, not both")
+    for path in (p for p in (out, boards) if p):  # refuse before the (long) work, not after
+        folder = path.parent if str(path.parent) else Path(".")
+        if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+            fail(f"cannot write {path}")
     try:
-        ref = parse_policy(policy)
+        ref = parse_policy(policy) if policy else None
         if seed is None:
             date = date or dt.date.today().isoformat()
             seed = date_seed(date)
         result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=ref,
-                             hole_par_min=hole_par_min, hole_par_max=hole_par_max)
+                             hole_par_min=hole_par_min, hole_par_max=hole_par_max,
+                             difficulty=difficulty.value if difficulty else None)
     except (CourseError, PolicyError) as exc:
         fail(str(exc))
     typer.echo(result.to_json() if as_json else result.text())

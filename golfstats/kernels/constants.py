@@ -29,3 +29,7 @@ RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
 #: the solver: its hash set then holds at most 2**26 keys (512 MB).  A search that
 #: reaches it stops and reports the position unresolved (``TRUNCATED``).
 STOCKLESS_MAX_STATES = 20_000_000
+
+#: Two honest values (win probabilities, expected strokes) tie when they differ by at
+#: most this (docs/honest-play.md).
+HONEST_TOL = 1e-9

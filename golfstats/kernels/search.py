@@ -1,17 +1,12 @@
-"""The explicit-stack search over chains of plays: every position a run of plays reaches.
+"""The plain explicit-stack search over chains of plays: every position plays reach.
 
 A position reached by plays alone is (column heights, top); its cards left depend on the
 heights only, not on the path.  ``fewest_left`` visits each reachable position once
 (depth-first, a hash set of the visited ones) and keeps the one with the fewest cards
-left, with the plays that reach it.  It answers two questions with one search:
-
-* the longest chain from a position (``chains.longest_chain``: cards now minus the
-  fewest cards left);
-* the exact solution of a stockless game (Black Hole, All in a Row), where a hand is
-  one chain: the first win found is optimal (strokes 0, no stock to save); otherwise
-  exhausting the reachable positions proves the fewest cards left.
-
-No I/O, no RNG.
+left, with the plays that reach it.  It gives the longest chain from a golf position
+(``chains.longest_chain``: cards now minus the fewest cards left).  The stockless games,
+where a whole hand is one chain, have their own search with pruning rules
+(``kernels.stockless``), tested against a search like this one.  No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -91,16 +86,3 @@ def fewest_left(play_next, exposed, heights, top0, max_states, log2_size, moves_
             if sp >= 0:
                 cur[stack_move[sp]] += 1
     return status, best_left, best_n, used
-
-
-@nb.njit(cache=True, nogil=True)
-def search_stockless(kt, exposed, heights, top0, stop_at_win, max_states, moves_out):
-    """Solve a position without stock.  Returns ``(status, won, cards_left, n_moves, states)``.
-
-    Both goals are the same here: the first win found is optimal (``stop_at_win`` is
-    accepted for the common signature).  A ``TRUNCATED`` position is unresolved:
-    ``won``/``cards_left`` only say what the line found so far reaches.
-    """
-    status, left, n_moves, states = fewest_left(kt.play_next, exposed, heights, top0, max_states,
-                                                16, moves_out)
-    return status, left == 0, left, n_moves, states

@@ -1,7 +1,8 @@
 """The one place that chooses the exact (clairvoyant) solver for a position.
 
 Golf layouts are swept densely (``kernels.sweep``: the any-time sweep, or the
-when-stuck sweep); the stockless games are searched (``kernels.search``).  Every
+when-stuck sweep); the stockless games are searched with their pruning rules
+(``kernels.stockless``).  Every
 caller, the solver's Python front (``golfstats.solver``) and the players that solve
 sampled orders, goes through ``solve_position``.  No I/O, no RNG.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numba as nb
 
 from golfstats.kernels.constants import FINISHED
-from golfstats.kernels.search import search_stockless
+from golfstats.kernels.stockless import solve_stockless
 from golfstats.kernels.sweep import sweep_any_time, sweep_when_stuck
 
 
@@ -25,11 +26,12 @@ def solve_position(kt, exposed, heights, stock, top, cap, stop_at_win, max_state
     ``stop_at_win`` stops at the first win (winnability only).  ``kv`` (uint8, filled
     with ``sweep.INF``) and ``kb`` (uint32, zeros) are the sweeps' buffers, left as they
     were given.  ``max_states`` bounds the stockless search (the dense sweep has no
-    budget to hit); ``status`` is ``TRUNCATED`` when it was reached.
+    budget to hit); ``status`` is ``TRUNCATED`` when it was reached.  Without a stock,
+    goal win reports a lost position's best line found, not its fewest cards left.
     """
     if kt.stockless:
-        status, won, left, n_moves, states = search_stockless(kt, exposed, heights, top,
-                                                              stop_at_win, max_states, moves_out)
+        status, won, left, n_moves, states = solve_stockless(kt, exposed, heights, top,
+                                                             stop_at_win, max_states, moves_out)
         return status, won, left, 0, n_moves, states
     if kt.when_stuck:
         won, strokes, stock_left, n_moves, states = sweep_when_stuck(
