@@ -97,7 +97,6 @@ def _any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out
     kv[U(full) * S + U(top0)] = 0
     kv[U(full) * S + KMIN] = 0
     dig = heights.astype(np.uint64)
-    eff = np.empty(stride, np.uint8)
     states = 0
     best_left = U(1 << 30)
     best_code = U(0)
@@ -110,11 +109,6 @@ def _any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out
             nkb = U(kmin) * S
             left = U(0)
             if groups > 0:  # pull: one write per group of sources
-                # each top's value here: entered with fewer turned, or drawn from kmin on
-                for t in range(stride):
-                    a = kv[base + U(t)]
-                    w = nk[nkb + U(t)]
-                    eff[t] = a if a < w else w
                 for c in range(COLUMNS):
                     h = dig[c]
                     left += h
@@ -125,7 +119,10 @@ def _any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out
                     for g in range(groups):
                         v = inf
                         for m in range(width):
-                            a = eff[pull_src[U((g * width + m) * N_KINDS) + x]]
+                            t = pull_src[U((g * width + m) * N_KINDS) + x]
+                            a = kv[base + t]
+                            w = nk[nkb + t]
+                            a = a if a < w else w
                             v = a if a < v else v
                         v = v if v <= ucap else inf
                         slot = cbase + pull_dst[U(g * N_KINDS) + x]
