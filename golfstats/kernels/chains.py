@@ -130,13 +130,68 @@ def chain_plan(best, ends_heights, ends_len, parent, move, n_left, plan):
     return m
 
 
+#: Positions the plain depth-first search of ``longest_chain`` visits before it hands the
+#: question to the search that visits each position once (``search.fewest_left``).  Both
+#: are exact; the plain one is faster on the short, narrow chains of nearly every golf
+#: position, the other never revisits a position (jokers and wrapping ranks can make the
+#: plain one's paths many).
+_PLAIN_BUDGET = 20_000
+_NO_LIMIT = 1 << 62  # a golf position has at most 6**7 heights x a few tops: never reached
+
+
 @nb.njit(cache=True, nogil=True)
 def longest_chain(play_next, exposed, heights, top):
-    """The most cards one chain of plays can take from (heights, top): exact (every
-    reachable position is visited once, ``search.fewest_left``)."""
+    """The most cards one chain of plays can take from (heights, top): exact."""
+    best, finished = _longest_plain(play_next, exposed, heights, top, _PLAIN_BUDGET)
+    if finished:
+        return best
     moves = np.empty(heights.sum() + 1, np.int64)
-    _, left, _, _ = fewest_left(play_next, exposed, heights, top, _NO_LIMIT, 6, moves)
+    _, left, _, _ = fewest_left(play_next, exposed, heights, top, _NO_LIMIT, 10, moves)
     return heights.sum() - left
 
 
-_NO_LIMIT = 1 << 62  # a golf position has at most 6**7 heights x a few tops: never reached
+@nb.njit(cache=True, nogil=True)
+def _longest_plain(play_next, exposed, heights, top, budget):
+    """Depth-first over every chain (no memory of visited positions) on a copy of
+    ``heights``: ``(longest, finished)``; not finished when ``budget`` positions were
+    visited before the search ended (its answer is then not used)."""
+    ncols = heights.shape[0]
+    h = heights.copy()
+    depth_max = 0
+    for c in range(ncols):
+        depth_max += h[c]
+    tops = np.empty(depth_max + 1, np.int64)
+    next_col = np.empty(depth_max + 1, np.int64)
+    played = np.empty(depth_max + 1, np.int64)
+    tops[0] = top
+    next_col[0] = 0
+    sp = 0
+    best = 0
+    visited = 0
+    while sp >= 0:
+        if visited >= budget:
+            return best, False
+        c = next_col[sp]
+        pushed = False
+        while c < ncols:
+            hc = h[c]
+            if hc > 0:
+                nxt = play_next[tops[sp], exposed[c, hc]]
+                if nxt >= 0:
+                    next_col[sp] = c + 1
+                    played[sp] = c
+                    h[c] -= 1
+                    sp += 1
+                    tops[sp] = nxt
+                    next_col[sp] = 0
+                    visited += 1
+                    if sp > best:
+                        best = sp
+                    pushed = True
+                    break
+            c += 1
+        if not pushed:
+            sp -= 1
+            if sp >= 0:
+                h[played[sp]] += 1
+    return best, True
