@@ -1,16 +1,30 @@
 """The honest optimum, slowly: a plain memoised expectimax over the reference engine.
 
 This is the twin of ``golfstats.honest`` (the compiled kernel) and of the ``optimal``
-policy.  It computes ``docs/honest-play.md`` word for word, in its *first* formulation:
+policy.  It computes ``docs/honest-play.md`` word for word, in its *first* formulation
+(move by move):
 
-    value(position) = (1, -|M|)            if the tableau is clear (won)
-                      (0, cards left)      if no move is legal (lost)
+    value(position) = (1, -|M|, 0)                  if the tableau is clear (won)
+                      (0, cards left, cards left)   if no move is legal (lost)
                       best over the legal moves m of value(m)
     value(play c)   = value(engine.apply(position, c))
-    value(draw)     = sum over kinds r in M of  M[r]/|M| * value(position after turning r)
+    value(draw)     = (sum over kinds r in M of  M[r]/|M| * (p, e)(position after turning r),
+                       cards left now)
 
-with ``best`` the objective's order (``win``: largest p, ties by smallest e; ``strokes``:
-smallest e, ties by largest p; two numbers tie within ``TOL`` = 1e-9).
+A value is ``(p, e, c)``: the win probability, the expected strokes, and the cards c left
+at the end of the chain the move plays (a draw's c is the cards now; a play's c is the c of
+the position after it, that is of the move chosen there).  ``best`` is the objective's
+order (``_choose``; two numbers tie within ``TOL`` = 1e-9):
+
+* ``win``: let p* be the best p.  If p* > TOL, the moves with p >= p* - TOL compete on the
+  smallest e, then the smallest c.  Otherwise (nothing can be won any more) every move
+  competes on the smallest c, then the smallest e: the policy plays the chain leaving the
+  fewest cards, and e is the exact expected strokes *of this policy*, not the strokes
+  optimum.
+* ``strokes``: the smallest e, then the largest p, then the smallest c.
+
+Among the moves left after every criterion the first is taken (their values differ by
+rounding only).
 
 Why it is obviously correct:
 
@@ -29,24 +43,29 @@ Why it is obviously correct:
   only shrink from their end), a ``Top`` is compared by its exact set of meanings, and
   suits never matter, so two positions with one key have the same moves, children and value.
 
-The policy twin ``optimal_plan`` uses the doc's *second* formulation (the best ``W`` over
-the endpoints of the chains of plays, ``reference.policies.chain_endpoints``).  The tests
-tie the two formulations: the first move of every plan has the position's value, and
-``play_optimal`` averaged over every order of the stock scores exactly ``reference_odds``.
+The policy twin ``optimal_plan`` uses the doc's *second* formulation (chain by chain): the
+best ``W`` over the endpoints of the chains of plays (``reference.policies.chain_endpoints``),
+each endpoint's c being the cards left at it, chosen by the same criteria, then the first
+found breadth-first.  The two forms choose the same endpoint because each criterion is a
+property of the endpoint alone (p, e and its cards), and a play's value is the best over the
+endpoints its chain can still reach.  The tests tie them: the first move of every plan is a
+best move of the first form with the position's value, and ``play_optimal`` averaged over
+every order of the stock scores exactly ``reference_odds``.
 
 Cost: a memoised position costs one ``legal_moves`` plus one ``apply`` per play and one
 ``_turn`` per kind in the stock, about 0.1 ms in all.  The positions are the reachable
 (heights, top, sub-multiset of the stock) triples: at most the product of (height + 1)
 over the columns, times the product of (count + 1) over the kinds in the stock, times the
-tops.  The 2,400 CI positions of tests/test_honest_twin.py (1..8 stock cards, about 7
-tableau cards, that product at most 600 or 1,200) take 4 ms per position and goal on
-average (median 0.6 ms, worst 0.25 s, at most ~3,000 memoised positions); a fresh deal
-(16 or more stock cards, 35 tableau cards) is out of reach.  For tests only.
+tops.  The CI positions of tests/test_honest_twin.py (1..8 stock cards, about 7 tableau
+cards, that product at most 600 or 1,200) take a few ms per position and goal on average
+(at most ~3,000 memoised positions); a fresh deal (16 or more stock cards, 35 tableau
+cards) is out of reach.  For tests only.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from golfstats.cards import JOKERS, card, kind
 from golfstats.engine import DRAW, Position, Top, apply, is_won, legal_moves, playable_columns
@@ -58,28 +77,37 @@ from golfstats.solver import Goal
 TOL = 1e-9
 
 Value = tuple[float, float]  # (win probability, expected strokes)
+Scored = tuple[float, float, int]  # (win probability, expected strokes, cards c at the chain's end)
 
 
-def better(goal: Goal, a: Value, b: Value) -> bool:
-    """Is ``a`` strictly better than ``b`` under ``goal`` (docs/honest-play.md "Objectives")?"""
-    (pa, ea), (pb, eb) = a, b
-    if goal is Goal.WIN:
-        return pa > pb + TOL or (abs(pa - pb) <= TOL and ea < eb - TOL)
-    return ea < eb - TOL or (abs(ea - eb) <= TOL and pa > pb + TOL)
+def _keep_min(values: Sequence[Scored], idx: list[int], part: int, tol: float) -> list[int]:
+    low = min(values[i][part] for i in idx)
+    return [i for i in idx if values[i][part] <= low + tol]
 
 
-def ties(a: Value, b: Value) -> bool:
-    """Both numbers within ``TOL``."""
-    return abs(a[0] - b[0]) <= TOL and abs(a[1] - b[1]) <= TOL
+def choose(goal: Goal | str, values: Sequence[Scored]) -> list[int]:
+    """The indices of the best of ``values`` under ``goal`` (docs/honest-play.md "Objectives"),
+    in their order: what is left after every criterion (numbers within ``TOL`` tie).
 
-
-def _best(goal: Goal, values: list[Value]) -> Value:
-    """The best of ``values``; among ties the first (they differ by rounding only)."""
-    out = values[0]
-    for v in values[1:]:
-        if better(goal, v, out):
-            out = v
-    return out
+    ``win``, best p > TOL: p >= p* - TOL, then the smallest e, then the smallest c;
+    ``win``, best p <= TOL: the smallest c, then the smallest e;
+    ``strokes``: the smallest e, then the largest p, then the smallest c.
+    The same order serves moves (c: the cards at the end of the chain the move plays) and
+    chain endpoints (c: the cards left at the endpoint).
+    """
+    idx = list(range(len(values)))
+    if not idx:
+        return idx
+    if Goal(goal) is Goal.WIN:
+        top = max(values[i][0] for i in idx)
+        if top > TOL:
+            idx = [i for i in idx if values[i][0] >= top - TOL]
+            return _keep_min(values, _keep_min(values, idx, 1, TOL), 2, 0)
+        return _keep_min(values, _keep_min(values, idx, 2, 0), 1, TOL)
+    idx = _keep_min(values, idx, 1, TOL)
+    best_p = max(values[i][0] for i in idx)
+    idx = [i for i in idx if values[i][0] >= best_p - TOL]
+    return _keep_min(values, idx, 2, 0)
 
 
 class _Expectimax:
@@ -88,41 +116,43 @@ class _Expectimax:
     def __init__(self, rules: Rules, goal: Goal | str):
         self.rules = rules
         self.goal = Goal(goal)
-        self.memo: dict[tuple, Value] = {}
+        self.memo: dict[tuple, Scored] = {}
 
-    def value(self, pos: Position) -> Value:
-        """Value of ``pos``, whose stock must be canonical (``_canonical``)."""
+    def value(self, pos: Position) -> Scored:
+        """Value ``(p, e, c)`` of ``pos``, whose stock must be canonical (``_canonical``)."""
         key = (tuple(len(col) for col in pos.tableau), pos.top, pos.stock)
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = self._compute(pos)
         return found
 
-    def _compute(self, pos: Position) -> Value:
+    def _compute(self, pos: Position) -> Scored:
         if is_won(pos):
-            return (1.0, -float(len(pos.stock)))
+            return (1.0, -float(len(pos.stock)), 0)
         moves = legal_moves(self.rules, pos)
         if not moves:
-            return (0.0, float(pos.cards_left()))
-        return _best(self.goal, [self.move_value(pos, m) for m in moves])
+            return (0.0, float(pos.cards_left()), pos.cards_left())
+        values = [self.move_value(pos, m) for m in moves]
+        return values[choose(self.goal, values)[0]]
 
-    def move_value(self, pos: Position, move: int) -> Value:
+    def move_value(self, pos: Position, move: int) -> Scored:
         """Value of a legal ``move``: the position after a play, or the draw's expectation."""
         if move == DRAW:
             return self.draw_value(pos)
         return self.value(apply(self.rules, pos, move))
 
-    def draw_value(self, pos: Position) -> Value:
-        """Sum over the kinds r left of M[r]/|M| times the value after turning an r."""
+    def draw_value(self, pos: Position) -> Scored:
+        """Sum over the kinds r left of M[r]/|M| times (p, e) after turning an r; c is the
+        cards now (the draw ends the chain here)."""
         counts = Counter(kind(c) for c in pos.stock)
         n = len(pos.stock)
         p = e = 0.0
         for r in sorted(counts):
-            vp, ve = self.value(_turn(pos, r, counts))
+            vp, ve, _ = self.value(_turn(pos, r, counts))
             w = counts[r] / n
             p += w * vp
             e += w * ve
-        return (p, e)
+        return (p, e, pos.cards_left())
 
 
 def _canonical(counts: Counter) -> tuple[int, ...]:
@@ -151,17 +181,25 @@ def _start(board) -> Position:
                     pos.top_card)
 
 
+def reference_value(board, rules: Rules, goal: Goal | str = "win") -> Scored:
+    """``(win_p, expected_strokes, c)`` of ``board`` under honest optimal play for ``goal``;
+    c is the cards left at the end of the chain the policy plays now (0 when it clears)."""
+    return _Expectimax(rules, goal).value(_start(board))
+
+
 def reference_odds(board, rules: Rules, goal: Goal | str = "win") -> Value:
     """``(win_p, expected_strokes)`` of ``board`` under honest optimal play for ``goal``.
 
     Depends on the talon only through the multiset of its kinds.
     """
-    return _Expectimax(rules, goal).value(_start(board))
+    return reference_value(board, rules, goal)[:2]
 
 
-def reference_move_values(board, rules: Rules, goal: Goal | str = "win") -> list[tuple[int, Value]]:
-    """``(move, (win_p, expected_strokes))`` for every legal move now, in
-    ``engine.legal_moves`` order (plays in column order, then -1 = draw)."""
+def reference_move_values(board, rules: Rules, goal: Goal | str = "win") -> list[tuple[int, Scored]]:
+    """``(move, (win_p, expected_strokes, c))`` for every legal move now, in
+    ``engine.legal_moves`` order (plays in column order, then -1 = draw); c is the cards
+    left at the end of the chain the move plays (a draw: the cards now).  The best moves
+    are ``choose(goal, [v for _, v in ...])``."""
     solver = _Expectimax(rules, goal)
     pos = _start(board)
     return [(m, solver.move_value(pos, m)) for m in legal_moves(rules, pos)]
@@ -169,12 +207,13 @@ def reference_move_values(board, rules: Rules, goal: Goal | str = "win") -> list
 
 # ---------------------------------------------------------------- the policy twin
 
-def _endpoint_value(solver: _Expectimax, end: Position) -> Value:
-    """W of docs/honest-play.md: cleared, nothing left to draw, or the draw's value."""
+def _endpoint_value(solver: _Expectimax, end: Position) -> Scored:
+    """W of docs/honest-play.md with the endpoint's cards: cleared, nothing left to draw,
+    or the draw's value."""
     if is_won(end):
-        return (1.0, -float(len(end.stock)))
+        return (1.0, -float(len(end.stock)), 0)
     if not end.stock:
-        return (0.0, float(end.cards_left()))
+        return (0.0, float(end.cards_left()), end.cards_left())
     return solver.draw_value(end)
 
 
@@ -184,21 +223,22 @@ def _plan(solver: _Expectimax, view: View) -> list[int]:
     ends = chain_endpoints(rules, pos)
     if rules.draw is Draw.WHEN_STUCK and pos.stock:
         ends = [(e, line) for e, line in ends if not playable_columns(rules, e)]
-    best_end, best_line, best_w = None, None, None
-    for end, line in ends:
-        w = _endpoint_value(solver, end)
-        if (best_w is None or better(solver.goal, w, best_w)
-                or (ties(w, best_w) and end.cards_left() < best_end.cards_left())):
-            best_end, best_line, best_w = end, line, w
-    if best_line is None:
+    if not ends:
         return []
+    values = [_endpoint_value(solver, end) for end, _ in ends]
+    best_end, best_line = ends[choose(solver.goal, values)[0]]
     return best_line + ([DRAW] if best_end.stock and best_end.cards_left() else [])
 
 
 def optimal_plan(rules: Rules, view: View, goal: Goal | str = "win") -> list[int]:
     """What ``optimal:goal=...`` does now: the chain of plays to the best chain endpoint,
-    then a draw if stock and tableau cards remain.  Ties (both numbers within TOL) go to
-    the endpoint with the fewest cards left, then to the first found breadth-first."""
+    then a draw if stock and tableau cards remain.
+
+    Best by ``choose`` with the endpoint's cards as c, then the first found breadth-first:
+    under ``win`` at p* <= TOL the fewest cards at the endpoint, then the smallest e; at
+    p* > TOL p within TOL of p*, then the smallest e, then the fewest cards; under
+    ``strokes`` the smallest e, then the largest p, then the fewest cards.
+    """
     if view.n_left != sum(view.unseen.values()):
         raise ValueError("the view's unseen kinds must number n_left")
     return _plan(_Expectimax(rules, goal), view)
