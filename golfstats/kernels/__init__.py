@@ -1,4 +1,4 @@
-"""Compiled kernels (numba): dealing, the exact solvers, the play-out loops.  No I/O, no RNG.
+"""Compiled kernels (numba): dealing, the exact solvers, the play-out loops.  No I/O.
 
 Every kernel is a pure function of the arrays it is given (tables, dealt cards, an
 ``out`` array); randomness comes in as a per-deal key (``kernels.rng``).  The shared
