@@ -85,6 +85,10 @@ def simulate(
                        workers=workers if workers is not None else (os.cpu_count() or 1),
                        chunk_size=chunk_size, out=out, resume=resume, backend=backend.value,
                        scheduler=scheduler)
+    try:
+        config.validate()  # a bad option is a usage error (exit code 2)
+    except SimError as exc:
+        fail(str(exc))
 
     def started() -> None:  # every check passed: say what runs
         if not quiet:
