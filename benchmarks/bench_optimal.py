@@ -12,16 +12,34 @@ Two sets of positions per variant:
   playable column, the leftmost of equals, else draw) until 8 stock cards are left.
 
 For each variant, goal and set it prints mean, median and max seconds per position
-(wall time of ``odds()``), mean and max states, the largest table (state lists plus the
-two live layers of values, as counted by the kernel) and the process's peak memory
+(wall time of ``odds()``), mean and max states (``Odds.states``), the largest table
+(``Odds.peak_bytes``: state lists, values, and under goal win the W bitsets and the
+policy's table) and the process's peak memory
 (``ru_maxrss``: a high-water mark over the whole run, so a later row includes the
 earlier ones), the share unresolved (state budget hit), and the mean win_p with its
 95% interval (normal approximation) over the resolved positions.  ``--verbose`` prints
 one line per position.  One untimed call loads the compiled kernels first.  It asserts
 nothing about speed: the figures are for the record.
 
-Recorded figures (2 cores shared with other jobs, load average about 3, so single-core
-times are inflated, perhaps 1.5-2x; tMB = the kernel's table, rss = ru_maxrss, MB)::
+Recorded figures, goal win after the rule change of docs/honest-play.md (W bitsets, the
+positive part listed, the policy's values along its own choices; ``kernels/honest.py``).
+2 cores shared with other jobs, load average 3-5 (so single-core times are inflated,
+perhaps 2-3x); tMB = the kernel's arrays, rss = ru_maxrss, MB::
+
+    variant   goal set     n mean s med. s max s mean states max states tMB rss unres win_p [95%]
+    strict    win  mid8  200  0.511  0.254  3.92       6,936     69,774  29 189  0.0% 0.0372 [0.0219, 0.0525]
+    qok       win  mid8  200  0.431  0.226  3.66       9,726    145,994  26 189  0.0% 0.0947 [0.0671, 0.1223]
+    putt-putt win  mid8  200  0.426  0.171  5.21      23,371    424,712  33 189  0.0% 0.3946 [0.3440, 0.4453]
+
+    strict    win  start, --verbose, PySol deals 1-3 only (the run was stopped there):
+      #1  26.7 s    1,253,491 states  p=0         e=12.1651  (alone: 6.7 s)
+      #2 601.1 s   60,303,574 states  p=0.271747  e=3.4621   (alone: 136-157 s, 1.9 GB table)
+      #3 142.1 s   11,766,103 states  p=0.028165  e=10.2524  (alone: 49 s)
+
+    (mid8: ``--mid-only --goal win``, 7 minutes for the three rules; the mid8 win_p agree
+    with the figures before the rule change, as they must: p is unchanged by it)
+
+Figures before the rule change (the whole reachable space for both goals)::
 
     variant   goal    set     n  mean s  med. s  max s  mean states   tMB  rss  unres  win_p [95%]
     strict    win     mid8  200   0.105   0.049   1.41      147,228    30  192   0.0%  0.0372 [0.0219, 0.0525]
@@ -37,8 +55,7 @@ times are inflated, perhaps 1.5-2x; tMB = the kernel's table, rss = ru_maxrss, M
     putt-putt win     start   4  28.542  26.634  37.33  119,949,691   720  939 100.0%  -
     putt-putt strokes start   4  32.932  33.196  36.39  119,949,691   720  939 100.0%  -
 
-    (mid8: ``--mid-only``, 4.5 minutes; start: ``--start-only --n 4``, 13 minutes; all of
-    deals 1-4 but deal 1 of strict and of queens-on-kings reached the 120 M-state budget)
+    (goal strokes is unchanged by the rule change, so are its figures)
 """
 
 from __future__ import annotations

@@ -14,13 +14,13 @@ and returns ``resolved=False`` with NaN values, never an approximation.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
 from golfstats.board import Board
 from golfstats.deals import DealBatch, board_from_cards
-from golfstats.engine import DRAW, Position, Top, legal_moves
+from golfstats.engine import DRAW, Line, Position, Top, legal_moves
 from golfstats.rules import Game, Rules
 
 GOALS = ("win", "strokes")
@@ -33,10 +33,13 @@ DEFAULT_MAX_STATES = 120_000_000
 class Odds:
     """The honest value of a position (NaN values when not ``resolved``).
 
-    ``states`` counts the (heights, drawn) states listed, ``peak_bytes`` the kernel's
-    largest arrays (state lists plus two layers of values); for the record also
-    ``positions`` (heights, top, drawn), ``lookups`` (chain-DP and draw look-ups) and
-    ``positive_states`` (states with p > 0).
+    ``states`` counts the (heights, drawn) states valued: under goal win the states listed
+    (those some stock order still wins from, and the positions chains pass through to
+    them) plus ``zero_states`` (states no order wins, valued by the fewest-cards rule);
+    under goal strokes every reachable state.  ``peak_bytes`` is the kernel's largest
+    arrays (state lists, two layers of values, the W bitsets ``win_bytes`` and the zero
+    table).  For the record also ``positions`` (heights, top, drawn), ``lookups``
+    (chain-DP and draw look-ups) and ``positive_states`` (states with p > 0).
     """
 
     win_p: float
@@ -48,6 +51,8 @@ class Odds:
     positions: int = 0
     lookups: int = 0
     positive_states: int = 0
+    zero_states: int = 0
+    win_bytes: int = 0
 
     def to_record(self) -> dict:
         return asdict(self)
@@ -55,22 +60,45 @@ class Odds:
 
 @dataclass
 class OptimalPlay:
-    """One deal played by the optimal honest policy (``play_optimal``)."""
+    """One deal played by the optimal honest policy (``play_optimal``): the finished
+    ``line`` (``engine.Line``: moves, won, strokes, stock left, ...; its ``states`` and
+    ``seconds`` are the whole computation's, ``resolved`` the value's), the deal's
+    ``odds`` at the start, and the ``fallback`` player used when the value is unresolved
+    ("" when none was needed)."""
 
-    won: bool
-    strokes: int
-    moves: list[int]
-    win_p: float
-    expected_strokes: float
-    resolved: bool
-    states: int
-    seconds: float
-    peak_bytes: int = 0
+    line: Line
+    odds: Odds
     fallback: str = field(default="")
 
+    @property
+    def won(self) -> bool:
+        return self.line.won
+
+    @property
+    def strokes(self) -> int:
+        return self.line.strokes
+
+    @property
+    def moves(self) -> list[int]:
+        return list(self.line.moves)
+
+    @property
+    def win_p(self) -> float:
+        return self.odds.win_p
+
+    @property
+    def expected_strokes(self) -> float:
+        return self.odds.expected_strokes
+
+    @property
+    def resolved(self) -> bool:
+        return self.odds.resolved
+
     def to_record(self) -> dict:
-        out = asdict(self)
-        out["moves"] = " ".join(map(str, self.moves))
+        out = self.line.to_record()
+        out["moves"] = " ".join(map(str, self.line.moves))
+        out.update({f"odds_{k}": v for k, v in self.odds.to_record().items()})
+        out["fallback"] = self.fallback
         return out
 
 
@@ -78,7 +106,7 @@ class OptimalPlay:
 class _Solved:
     odds: Odds
     moves: tuple[np.ndarray, np.ndarray]
-    path: tuple[np.ndarray, np.ndarray, np.ndarray]
+    path: tuple  # what kernels.honest_play's players need
 
 
 def _check(rules: Rules, goal: str) -> int:
@@ -103,11 +131,11 @@ def _tables(rules: Rules, board: Board, top: Top | None):
 
 def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: Top | None,
            stock_order: np.ndarray | None = None) -> _Solved:
-    from golfstats.kernels.honest import solve_position
+    from golfstats.kernels.honest import solve_strokes, solve_win
     from golfstats.kernels.honest_space import COLUMNS, STOCK_KINDS
     from golfstats.kernels.tables import board_arrays, kernel_tables
 
-    goal_id = _check(rules, goal)
+    _check(rules, goal)
     if len(board.tableau) != COLUMNS:
         raise ValueError(f"the honest kernel solves {COLUMNS}-column golf boards")
     started = time.perf_counter()
@@ -121,13 +149,20 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
     flag = 62 if wide else 15
     budget = DEFAULT_MAX_STATES if max_states is None else max(int(max_states), 1)
     order = arrays.stock if stock_order is None else stock_order
-    resolved, root, moves, path_lo, path_keys, path_val, stats = solve_position(
-        kernel_tables(tables), arrays.exposed, arrays.heights, top_id, m0, goal_id, budget,
-        np.asarray(order, np.int64), proto, flag)
-    peak = int(stats[3] + stats[4])
-    odds = Odds(float(root[0]), float(root[1]), bool(resolved), int(stats[0]),
-                time.perf_counter() - started, peak, int(stats[1]), int(stats[2]), int(stats[5]))
-    return _Solved(odds, moves, (path_lo, path_keys, path_val))
+    kt = kernel_tables(tables)
+    if goal == "win":
+        resolved, root, moves, sol, pt, stats = solve_win(
+            kt, arrays.exposed, arrays.heights, top_id, m0, budget, proto, flag)
+        path = (sol, pt)
+    else:
+        resolved, root, moves, path, stats = solve_strokes(
+            kt, arrays.exposed, arrays.heights, top_id, m0, budget, np.asarray(order, np.int64),
+            proto, flag)
+    peak = int(stats[3] + stats[4] + stats[7] + stats[9])
+    odds = Odds(float(root[0]), float(root[1]), bool(resolved), int(stats[0] + stats[6]),
+                time.perf_counter() - started, peak, int(stats[1]), int(stats[2]), int(stats[5]),
+                int(stats[6]), int(stats[7]))
+    return _Solved(odds, moves, path)
 
 
 def odds(board: Board, rules: Rules, goal: str = "win", max_states: int | None = None,
@@ -156,8 +191,7 @@ def move_values(board: Board, rules: Rules, goal: str = "win", max_states: int |
         p, e = float(mp[slot]), float(me[slot])
         if base.resolved and (np.isnan(p) or np.isnan(e)):
             raise RuntimeError(f"no value for legal move {move} (internal error)")
-        out.append((move, Odds(p, e, base.resolved, base.states, base.seconds, base.peak_bytes,
-                               base.positions, base.lookups, base.positive_states)))
+        out.append((move, replace(base, win_p=p, expected_strokes=e)))
     return out
 
 
@@ -176,12 +210,15 @@ def play_optimal(rules: Rules, deals, goal: str = "win",
     """Play each deal (a ``Board``, boards, a ``DealBatch`` or an array of dealt cards in
     layout order) with the optimal honest policy; one ``OptimalPlay`` per deal.
 
-    The policy's table is computed from the multiset of the stock; the actual order only
-    supplies the card turned at each draw.  An unresolved deal (budget hit) is played by
-    the fallback, greedy (play whenever possible, the tallest column first, else draw),
-    and flagged ``resolved=False``, ``fallback="greedy"``.
+    The policy's values are computed from the multiset of the stock; the actual order
+    only supplies the card turned at each draw.  After every draw (and at the start) it
+    plays the chain to the best endpoint by the doc's rule (``kernels.honest_play``;
+    remaining ties: fewest cards left, then the first in ``chains.enumerate_chains``
+    order) and draws.  An unresolved deal (budget hit) is played by the fallback, greedy
+    (play whenever possible, the tallest column first, else draw), flagged
+    ``odds.resolved=False``, ``line.resolved=False`` and ``fallback="greedy"``.
     """
-    from golfstats.kernels.honest import play_greedy, play_line
+    from golfstats.kernels.honest_play import play_greedy, play_strokes, play_win
     from golfstats.kernels.tables import board_arrays, kernel_tables
 
     out = []
@@ -191,21 +228,26 @@ def play_optimal(rules: Rules, deals, goal: str = "win",
         arrays = board_arrays(board, tables)
         kt = kernel_tables(tables)
         solved = _solve(board, rules, goal, max_states, None, arrays.stock)
-        line = np.empty(sum(map(len, board.tableau)) + len(board.stock) + 1, np.int64)
+        buf = np.empty(sum(map(len, board.tableau)) + len(board.stock) + 1, np.int64)
         fallback = ""
         if solved.odds.resolved:
-            path_lo, path_keys, path_val = solved.path
-            status, won, strokes, n_moves = play_line(
-                kt, arrays.exposed, arrays.heights, top_id, arrays.stock, GOALS.index(goal),
-                path_lo, path_keys, path_val, line)
+            if goal == "win":
+                status, won, strokes, n_moves = play_win(
+                    kt, arrays.exposed, arrays.heights, top_id, arrays.stock, *solved.path, buf)
+            else:
+                status, won, strokes, n_moves = play_strokes(
+                    kt, arrays.exposed, arrays.heights, top_id, arrays.stock, solved.path, buf)
             if status != 0:
                 raise RuntimeError("optimal play-out met a state without a value (internal error)")
         else:
             won, strokes, n_moves = play_greedy(kt, arrays.exposed, arrays.heights, top_id,
-                                                arrays.stock, line)
+                                                arrays.stock, buf)
             fallback = "greedy"
+        moves = [int(m) for m in buf[:n_moves]]
+        drawn = sum(m == DRAW for m in moves)
         o = solved.odds
-        out.append(OptimalPlay(bool(won), int(strokes), [int(m) for m in line[:n_moves]], o.win_p,
-                               o.expected_strokes, o.resolved, o.states,
-                               time.perf_counter() - started, o.peak_bytes, fallback))
+        line = Line.scored(moves, bool(won), int(strokes), len(board.stock) - drawn,
+                           states=o.states, seconds=time.perf_counter() - started,
+                           resolved=o.resolved)
+        out.append(OptimalPlay(line, o, fallback))
     return out

@@ -2,14 +2,18 @@
 
 * Its values equal a brute-force recursion written here from ``docs/honest-play.md``
   alone (moves of ``engine.legal_moves``, draws averaged over kinds, memoised on
-  (tableau, top, unseen multiset)), to 1e-12, on small positions of every rule set and
-  both goals (the plain twin's agreement tests live in ``tests/test_honest_twin.py``).
+  (tableau, top, unseen multiset); goal win by the doc's rule stated move by move, each
+  value carried with the cards left where its chain stops), to 1e-12, on small positions
+  of every rule set and both goals (the plain twin's agreement tests live in
+  ``tests/test_honest_twin.py``).
+* The W bitsets of goal win are Fact 1: a bit is set exactly when the brute-force p of
+  that draw is positive.
 * The facts of the doc: p > 0 exactly when some stock order is winnable (Fact 1, every
   order solved by ``golfstats.solver.solve``); p is at most the share of winnable orders
   and e at least the clairvoyant mean (the clairvoyant bound); swapping a dead kind of the
   stock for another dead kind changes nothing (Fact 2); under draw any-time more stock
-  left is never worse (Fact 3); with one stock card left the value is the clairvoyant
-  verdict (Fact 4).
+  left is never worse (Fact 3; under goal win for p, its e not being an optimum); with
+  one stock card left p is the clairvoyant verdict, and so is e under goal strokes (Fact 4).
 * A budget that is hit gives ``resolved=False`` and NaN values, never a number.
 * The play-out's line replays through ``golfstats.engine`` to the result it reports, and
   its decisions depend only on what the player has seen (the unseen stock shuffled, the
@@ -38,19 +42,44 @@ GOLF = [r for r in all_rule_sets() if r.layout.has_stock]
 SEED = 31
 
 
-def _better(goal: str, a: tuple[float, float], b: tuple[float, float]) -> bool:
+def _best(goal: str, values: list[tuple[float, float, int]]) -> int:
+    """Index of the move the doc's rule picks among ``values`` = (p, e, c) per move (c: the
+    cards left where the chain the move plays stops; a draw's c is the cards now), by
+    the rule stated move by move, on the set: goal win, p* the best p: if p* > TOL the
+    moves with p >= p* - TOL compete on the smallest e, then the smallest c; otherwise all
+    compete on the smallest c, then the smallest e.  Goal strokes: the smallest e, then
+    the largest p.  Ties within TOL: the first."""
+    idx = list(range(len(values)))
+    if goal == "win":
+        top = max(v[0] for v in values)
+        if top > TOL:
+            idx = [i for i in idx if values[i][0] >= top - TOL]
+            low = min(values[i][1] for i in idx)
+            idx = [i for i in idx if values[i][1] <= low + TOL]
+            least = min(values[i][2] for i in idx)
+            return next(i for i in idx if values[i][2] == least)
+        least = min(values[i][2] for i in idx)
+        idx = [i for i in idx if values[i][2] == least]
+        low = min(values[i][1] for i in idx)
+        return next(i for i in idx if values[i][1] <= low + TOL)
+    low = min(v[1] for v in values)
+    idx = [i for i in idx if values[i][1] <= low + TOL]
+    top = max(values[i][0] for i in idx)
+    return next(i for i in idx if values[i][0] >= top - TOL)
+
+
+def _no_worse(goal: str, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Is the value a at least as good as b (goal strokes: e, then p; goal win: p)?"""
     (p1, e1), (p2, e2) = a, b
     if goal == "win":
-        if abs(p1 - p2) > TOL:
-            return p1 > p2
-        return e1 < e2 - TOL
-    if abs(e1 - e2) > TOL:
-        return e1 < e2
-    return p1 > p2 + TOL
+        return p1 >= p2 - TOL
+    return e1 < e2 - TOL or (e1 <= e2 + TOL and p1 >= p2 - TOL)
 
 
-def brute_value(rules, board: Board, goal: str, top: Top | None = None) -> tuple[float, float]:
-    """The doc's recursion, verbatim: best over legal moves, draws averaged over kinds."""
+def brute_triple(rules, board: Board, goal: str, top: Top | None = None) -> tuple[float, float, int]:
+    """The doc's recursion, verbatim and move by move: the value (p, e) of the best legal
+    move by ``_best``, draws averaged over kinds, carried with c (the cards left where the
+    chain stops: a draw's c is the cards now, a play's c is that of the position after it)."""
     pos0 = board.position()
     top0 = pos0.top if top is None else top
     unseen: dict[int, int] = {}
@@ -62,29 +91,31 @@ def brute_value(rules, board: Board, goal: str, top: Top | None = None) -> tuple
         left = sum(map(len, tableau))
         n = sum(k for _, k in m)
         if left == 0:
-            return 1.0, -float(n)
+            return 1.0, -float(n), 0
         pos = Position(tableau, (0,) * n, top)  # the stock's cards are unseen: only its size
         moves = legal_moves(rules, pos)
         if not moves:
-            return 0.0, float(left)
-        best = None
+            return 0.0, float(left), left
+        values = []
         for move in moves:
             if move == DRAW:
                 p = e = 0.0
                 for i, (r, k) in enumerate(m):
                     rest = tuple((s, c - (j == i)) for j, (s, c) in enumerate(m) if c - (j == i))
-                    vp, ve = value(tableau, Top.drawn(r), rest)
+                    vp, ve, _ = value(tableau, Top.drawn(r), rest)
                     p += k / n * vp
                     e += k / n * ve
-                v = (p, e)
+                values.append((p, e, left))
             else:
                 after = apply(rules, pos, move)
-                v = value(after.tableau, after.top, m)
-            if best is None or _better(goal, v, best):
-                best = v
-        return best
+                values.append(value(after.tableau, after.top, m))
+        return values[_best(goal, values)]
 
     return value(pos0.tableau, top0, tuple(sorted(unseen.items())))
+
+
+def brute_value(rules, board: Board, goal: str, top: Top | None = None) -> tuple[float, float]:
+    return brute_triple(rules, board, goal, top)[:2]
 
 
 def small_position(rules, index: int, rng: np.random.Generator, cards: int = 8,
@@ -143,20 +174,21 @@ def test_move_values_and_mid_game_tops(variant):
             assert [m for m, _ in values] == legal_moves(rules, pos)
             root = odds(board, rules, goal, top=top)
             assert _close(root, brute_value(rules, board, goal, top))
+            triples = []
             for move, value in values:
                 after = apply(rules, Position(pos.tableau, (0,) * len(board.stock), pos.top), move)
                 if move == DRAW:
                     want = brute_draw(rules, board, goal, pos)
+                    triples.append((*want, sum(map(len, pos.tableau))))
                 else:
-                    want = brute_value(rules, Board(after.tableau, board.stock, None), goal,
-                                       after.top)
+                    t = brute_triple(rules, Board(after.tableau, board.stock, None), goal,
+                                     after.top)
+                    want = t[:2]
+                    triples.append(t)
                 assert _close(value, want), (variant, i, top, move, goal)
             if values:
-                best = values[0][1]
-                for _, v in values[1:]:
-                    if _better(goal, (v.win_p, v.expected_strokes), (best.win_p, best.expected_strokes)):
-                        best = v
-                assert _close(root, (best.win_p, best.expected_strokes))
+                best = triples[_best(goal, triples)]
+                assert _close(root, best[:2])
 
 
 def brute_draw(rules, board: Board, goal: str, pos: Position) -> tuple[float, float]:
@@ -215,15 +247,65 @@ def test_zero_exactly_when_no_order_wins_and_clairvoyant_bound(variant):
 
 @pytest.mark.parametrize("variant", ["strict", "queens-on-kings+when-stuck", "putt-putt+jokers1"])
 def test_one_card_left_is_the_clairvoyant_verdict(variant):
-    """Fact 4: with one stock card the honest value is (won, optimal strokes) of solve()."""
+    """Fact 4: with one stock card the honest p is the clairvoyant verdict (won) of solve(),
+    and under goal strokes e is its optimal strokes.  Under goal win e is the e of the
+    doc's fewest-cards rule where nothing can be won, which may exceed the optimum (a
+    chain that leaves more cards now can score better after the last draw), so only the
+    bound e >= the optimum holds there."""
     rules = parse_variant(variant)
     rng = np.random.default_rng(3)
     for i in range(10):
         board = small_position(rules, i, rng, cards=12, stock=1)
         sol = solve(board, rules, "strokes")
-        for goal in ("win", "strokes"):
-            got = odds(board, rules, goal)
-            assert got.win_p == float(sol.won) and got.expected_strokes == float(sol.strokes)
+        got = odds(board, rules, "strokes")
+        assert got.win_p == float(sol.won) and got.expected_strokes == float(sol.strokes)
+        got = odds(board, rules, "win")
+        assert got.win_p == float(sol.won) and got.expected_strokes >= float(sol.strokes)
+        if sol.won:
+            assert got.expected_strokes == float(sol.strokes)
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+when-stuck",
+                                     "strict+jokers1+empty-start", "queens-on-kings+dead-queen"])
+def test_win_bitsets_are_fact_1(variant):
+    """The W bitsets (``kernels.honest_wins``): bit (h, D) is set exactly when the draw from
+    heights h with D drawn has p > 0 by the brute force (Fact 1), on random (h, D) below
+    small positions; every D of the position and many heights are sampled."""
+    from golfstats.kernels.core import powers
+    from golfstats.kernels.honest_space import STOCK_KINDS, d_codes
+    from golfstats.kernels.honest_wins import win_bit, win_table
+    from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
+
+    rules = parse_variant(variant)
+    rng = np.random.default_rng(17)
+    seen = {True: 0, False: 0}
+    for i in range(4):
+        board = small_position(rules, i, rng, cards=10, stock=int(rng.integers(3, 6)))
+        tables = tables_for(rules, board.foundation is None)
+        arrays = board_arrays(board, tables)
+        m0 = np.zeros(STOCK_KINDS, np.int64)
+        for k in arrays.stock:
+            m0[k] += 1
+        pwd, size, _, _ = d_codes(m0)
+        wt, _ = win_table(kernel_tables(tables), arrays.exposed, arrays.heights, m0, pwd, size)
+        pw, _, _ = powers(arrays.heights)
+        for _ in range(30):  # half of them near the end of the deal, where wins are common
+            low = rng.random() < 0.5
+            h = [int(rng.integers(0, min(x, 1) + 1 if low else x + 1)) for x in arrays.heights]
+            d = int(rng.integers(0, size))
+            left = list(board.stock)
+            for r in range(STOCK_KINDS):
+                for _ in range((d // pwd[r]) % (m0[r] + 1)):
+                    left.remove(next(c for c in left if kind(c) == r))
+            if not left or sum(h) == 0:
+                continue
+            tab = tuple(col[:hc] for col, hc in zip(board.tableau, h, strict=True))
+            pos = Position(tab, tuple(left), Top.any())
+            p, _ = brute_draw(rules, Board(tab, tuple(left), None), "win", pos)
+            bit = win_bit(wt, sum(hc * w for hc, w in zip(h, pw, strict=True)), d)
+            assert bit == (p > 0), (variant, i, h, d, p)
+            seen[bit] += 1
+    assert seen[True] and seen[False]
 
 
 def _dead_kinds(rules, board: Board) -> list[int]:
@@ -259,7 +341,8 @@ def test_dead_kinds_pool(variant):
 
 @pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+jokers1"])
 def test_more_stock_is_never_worse_any_time(variant):
-    """Fact 3 (draw any-time): adding a card to the stock never makes the value worse."""
+    """Fact 3 (draw any-time): adding a card to the stock never makes the value worse (goal
+    strokes: (e, p); goal win: p, since there e is the doc's rule's, not an optimum)."""
     rules = parse_variant(variant)
     assert rules.draw is Draw.ANY_TIME
     rng = np.random.default_rng(9)
@@ -269,7 +352,7 @@ def test_more_stock_is_never_worse_any_time(variant):
         for goal in ("win", "strokes"):
             a = odds(board, rules, goal)
             b = odds(fewer, rules, goal)
-            assert not _better(goal, (b.win_p, b.expected_strokes), (a.win_p, a.expected_strokes))
+            assert _no_worse(goal, (a.win_p, a.expected_strokes), (b.win_p, b.expected_strokes))
 
 
 def test_budget_hit_is_unresolved_never_a_number():

@@ -53,6 +53,30 @@ def better(goal, p1, e1, p2, e2):
     return p1 > p2 + TOL
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def better3(goal, p1, e1, c1, p2, e2, c2):
+    """Is (p1, e1, c1) strictly better than (p2, e2, c2) for ``goal``?  c is the cards left
+    where the chosen chain stops.  ``WIN`` is the doc's rule move by move: the larger p;
+    where the p tie and are positive (above TOL) the smaller e, then the smaller c; where
+    they are at most TOL the smaller c, then the smaller e.  ``STROKES`` ignores c (a tie
+    of (p, e) is a tie of values)."""
+    if goal != WIN:
+        return better(goal, p1, e1, p2, e2)
+    if p1 > p2 + TOL:
+        return True
+    if p1 < p2 - TOL:
+        return False
+    if p1 > TOL or p2 > TOL:
+        if e1 < e2 - TOL:
+            return True
+        if e1 > e2 + TOL:
+            return False
+        return c1 < c2
+    if c1 != c2:
+        return c1 < c2
+    return e1 < e2 - TOL
+
+
 @nb.njit(cache=True, nogil=True)
 def d_codes(m0):
     """``(pwd, size, order, layer_start)`` for the stock multiset ``m0`` (per kind).
@@ -132,6 +156,20 @@ def exposed_bits(gp, exposed):
     for c in range(COLUMNS):
         m |= 1 << exposed[c, (gp >> (BITS * c)) & DIGIT]
     return m
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def accepts_none(kt, exposed, gp, mask):
+    """The tops of ``mask`` (a bit set) that accept no exposed card at packed heights gp."""
+    seen = exposed_bits(gp, exposed)
+    out = 0
+    t = 0
+    while mask:
+        if mask & 1 and kt.accepts[t] & seen == 0:
+            out |= np.int64(1) << t
+        mask >>= 1
+        t += 1
+    return out
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -1,0 +1,238 @@
+"""The ``optimal`` play-out: the actual deal played with the values of ``kernels.honest``.
+
+At the start and after every draw the player lists the chain endpoints a draw may follow
+(``chains.enumerate_chains``, ``chain_candidates``), values each, picks one by the doc's
+rule on the set (ties last: the first in enumeration order), plays the chain and draws.
+``play_greedy`` is the documented fallback for an unresolved deal.  No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.chains import chain_candidates, chain_moves, enumerate_chains
+from golfstats.kernels.constants import DRAW
+from golfstats.kernels.core import powers
+from golfstats.kernels.honest_policy import policy_value
+from golfstats.kernels.honest_space import COLUMNS, LEVEL_SHIFT, STROKES, TOL, d_codes, find_key, state_key
+from golfstats.kernels.honest_winp import listed_p
+from golfstats.kernels.honest_wins import win_bit
+
+
+@nb.njit(cache=True, nogil=True)
+def _kept_value(path_lo, path_keys, path_val, k, key):
+    """V of the state ``key`` with the first k stock cards drawn (NaN if not kept)."""
+    if key & ((np.int64(1) << LEVEL_SHIFT) - 1) == 0:
+        return np.nan, np.nan
+    i = find_key(path_keys, path_lo[k, 0], path_lo[k, 1], key)
+    if i < 0:
+        return np.nan, np.nan
+    return path_val[2 * i], path_val[2 * i + 1]
+
+
+@nb.njit(cache=True, nogil=True)
+def play_strokes(kt, exposed, heights0, top0, stock, path, moves_out):
+    """Play the deal (stock in draw order, kinds) with the values of ``solve_strokes``.
+
+    At the start and after every draw it plays the chain to the endpoint with the
+    smallest e (within TOL), then the largest p, then the fewest cards, then the first
+    in ``chains.enumerate_chains`` order, and draws.  Returns ``(status, won, strokes,
+    n_moves)``; status 1 is a value missing from the kept blocks (an internal error).
+    """
+    path_lo, path_keys, path_val = path
+    n = stock.shape[0]
+    heights = heights0.copy()
+    top = top0
+    k = 0
+    n_moves = 0
+    plan = np.empty(64, np.int64)
+    while True:
+        n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
+        cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
+        vp = np.zeros(n_c)
+        ve = np.zeros(n_c)
+        left = np.zeros(n_c, np.int64)
+        for ci in range(n_c):
+            i = cands[ci]
+            for c in range(COLUMNS):
+                left[ci] += ends_h[i, c]
+            if left[ci] == 0:
+                vp[ci], ve[ci] = 1.0, -float(n - k)
+            elif k == n:
+                vp[ci], ve[ci] = 0.0, float(left[ci])
+            else:
+                vp[ci], ve[ci] = _kept_value(path_lo, path_keys, path_val, k, state_key(ends_h[i]))
+                if np.isnan(vp[ci]):
+                    return 1, False, 0, n_moves
+        pick = _pick(STROKES, vp, ve, left, n_c)
+        k, n_moves, heights, top, over, won, strokes = _advance(
+            kt, stock, cands[pick], left[pick], ends_h, ends_top, ends_len, parent, move, plan,
+            moves_out, n_moves, k)
+        if over:
+            return 0, won, strokes, n_moves
+
+
+@nb.njit(cache=True, nogil=True)
+def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
+    """Play the deal (stock in draw order, kinds) with the values of ``solve_win``.
+
+    At the start and after every draw it lists the chain endpoints a draw may follow
+    (``chains.enumerate_chains``, ``chain_candidates``), gives each its p (1 cleared, 0 out
+    of stock or where W is 0, else the listed p) and applies the doc's rule on the set:
+    p* the best p; if p* > TOL the endpoints with p >= p* - TOL, the smallest e (within
+    TOL), then the fewest cards; otherwise the fewest cards, then the smallest e; last the
+    first in enumeration order.  The e of the competing endpoints are the policy's
+    (``honest_policy``, memoised in ``pt``).  Returns ``(status, won, strokes, n_moves)``;
+    status 1 is a value that could not be found (an internal error or the budget).
+    """
+    keys, masks, flag, blk_lo, blk_hi, pvals, wt = sol
+    n = stock.shape[0]
+    m0 = np.zeros(14, np.int64)
+    for i in range(n):
+        m0[stock[i]] += 1
+    pw, full, g_size = powers(heights0)
+    pwd, size, order, layer_start = d_codes(m0)
+    heights = heights0.copy()
+    top = top0
+    k = 0
+    d = 0
+    n_moves = 0
+    plan = np.empty(64, np.int64)
+    while True:
+        n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
+        cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
+        vp = np.zeros(n_c)
+        ve = np.full(n_c, np.inf)
+        left = np.zeros(n_c, np.int64)
+        dense = np.zeros(n_c, np.int64)
+        best_p = -1.0
+        for ci in range(n_c):
+            i = cands[ci]
+            for c in range(COLUMNS):
+                left[ci] += ends_h[i, c]
+                dense[ci] += ends_h[i, c] * pw[c]
+            if left[ci] == 0:
+                vp[ci] = 1.0
+            elif k < n and win_bit(wt, dense[ci], d):
+                vp[ci] = listed_p(keys, masks, flag, blk_lo, blk_hi, pvals, d, state_key(ends_h[i]))
+                if vp[ci] < 0:
+                    return 1, False, 0, n_moves
+            best_p = max(best_p, vp[ci])
+        least = 1 << 30
+        for ci in range(n_c):
+            least = min(least, left[ci])
+        for ci in range(n_c):  # the competing endpoints' own values
+            if (vp[ci] >= best_p - TOL) if best_p > TOL else (left[ci] == least):
+                if left[ci] == 0:
+                    vp[ci], ve[ci] = 1.0, -float(n - k)
+                elif k == n:
+                    vp[ci], ve[ci] = 0.0, float(left[ci])
+                else:
+                    vp[ci], ve[ci], pt = policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol,
+                                                      dense[ci], d, k)
+                    if np.isnan(vp[ci]):
+                        return 1, False, 0, n_moves
+            else:
+                vp[ci] = -1.0  # not competing
+        pick = _pick_win(best_p, vp, ve, left, n_c)
+        k, n_moves, heights, top, over, won, strokes = _advance(
+            kt, stock, cands[pick], left[pick], ends_h, ends_top, ends_len, parent, move, plan,
+            moves_out, n_moves, k)
+        if over:
+            return 0, won, strokes, n_moves
+        d += pwd[stock[k - 1]]
+
+
+@nb.njit(cache=True, nogil=True)
+def _advance(kt, stock, best, bl, ends_h, ends_top, ends_len, parent, move, plan, moves_out,
+             n_moves, k):
+    """Play the chain to endpoint ``best`` and draw, unless the hand is over.  Returns
+    ``(k, n_moves, heights, top, over, won, strokes)``."""
+    n = stock.shape[0]
+    m = chain_moves(best, ends_len, parent, move, plan)
+    for t in range(m):
+        moves_out[n_moves] = plan[t]
+        n_moves += 1
+    heights = ends_h[best].copy()
+    top = ends_top[best]
+    if bl == 0:
+        return k, n_moves, heights, top, True, True, -(n - k)
+    if k == n:
+        return k, n_moves, heights, top, True, False, bl
+    moves_out[n_moves] = DRAW
+    return k + 1, n_moves + 1, heights, kt.drawn[stock[k]], False, False, 0
+
+
+@nb.njit(cache=True, nogil=True)
+def _pick_win(best_p, vp, ve, left, n_c):
+    """Goal win on the competing candidates (vp >= 0): if best_p > TOL the smallest e
+    (within TOL), then the fewest cards; else (all with the fewest cards) the smallest e;
+    then the first."""
+    best_e = np.inf
+    for ci in range(n_c):
+        if vp[ci] >= 0:
+            best_e = min(best_e, ve[ci])
+    least = 1 << 30
+    for ci in range(n_c):
+        if vp[ci] >= 0 and ve[ci] <= best_e + TOL:
+            least = min(least, left[ci])
+    for ci in range(n_c):
+        if vp[ci] >= 0 and ve[ci] <= best_e + TOL and left[ci] == least:
+            return ci
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def _pick(goal, vp, ve, left, n_c):
+    """Goal strokes: the smallest e (within TOL), then the largest p, then the fewest cards,
+    then the first."""
+    best_e = np.inf
+    for ci in range(n_c):
+        best_e = min(best_e, ve[ci])
+    best_p = -1.0
+    for ci in range(n_c):
+        if ve[ci] <= best_e + TOL:
+            best_p = max(best_p, vp[ci])
+    least = 1 << 30
+    for ci in range(n_c):
+        if ve[ci] <= best_e + TOL and vp[ci] >= best_p - TOL:
+            least = min(least, left[ci])
+    for ci in range(n_c):
+        if ve[ci] <= best_e + TOL and vp[ci] >= best_p - TOL and left[ci] == least:
+            return ci
+    return -1
+
+
+
+@nb.njit(cache=True, nogil=True)
+def play_greedy(kt, exposed, heights0, top0, stock, moves_out):
+    """Fallback player of an unresolved deal: play whenever possible (the tallest column
+    first, then the leftmost), else draw.  Returns ``(won, strokes, n_moves)``."""
+    n = stock.shape[0]
+    heights = heights0.copy()
+    top = top0
+    k = 0
+    n_moves = 0
+    while True:
+        left = 0
+        best = -1
+        for c in range(COLUMNS):
+            h = heights[c]
+            left += h
+            if h > 0 and kt.play_next[top, exposed[c, h]] >= 0 and (best < 0 or h > heights[best]):
+                best = c
+        if left == 0:
+            return True, -(n - k), n_moves
+        if best >= 0:
+            top = kt.play_next[top, exposed[best, heights[best]]]
+            heights[best] -= 1
+            moves_out[n_moves] = best
+        elif k < n:
+            top = kt.drawn[stock[k]]
+            k += 1
+            moves_out[n_moves] = DRAW
+        else:
+            return False, left, n_moves
+        n_moves += 1
+

@@ -1,0 +1,388 @@
+"""Goal win, pass 2: the policy's own values (p, e), along the states it reaches.
+
+Under goal win the doc's rule chooses among chain endpoints by p first, and e only
+breaks ties (p within TOL) or, where nothing can be won (the best p* is at most TOL),
+comes after the fewest cards.  So e is needed only at the endpoints that compete:
+
+    after a draw (or at a position), the endpoints of the chains from it that may draw;
+    p* their best p (``honest_winp``: p of the listed states, 0 where W is 0, 1 for the
+    cleared tableau);
+    competing: if p* > TOL those with p >= p* - TOL, else those with the fewest cards;
+    chosen: if p* > TOL the smallest e (within TOL), then the fewest cards; else the
+    smallest e; and the value is the chosen endpoint's own (p, e).
+
+The value of a state (h, D) about to draw is the P(r | D)-weighted sum of the values
+chosen after each kind r; of an endpoint, (1, -stock left) if cleared, (0, cards) when
+no stock is left, else the value of the state.  ``policy_value`` evaluates this
+depth-first (explicit stack) from any state and memoises every state it values in a
+hash table (keys ``d * g_size + g``), so only the states the policy reaches from the
+position, or that compete with those, are ever valued: the policy graph, with its
+nothing-to-win part (the states W = 0, valued by the fewest-cards rule) included.
+
+This is the doc's rule stated on the set of endpoints, the same as the play-out applies
+(``honest.play_line``).  The endpoints of (h, drawn(r)) are cached per (h, r): distinct
+height vectors, each with its cards and whether it may draw (always under any-time;
+under when-stuck where some top it is reached with accepts no exposed card).
+
+The table is one tuple ``pt`` (``new_policy``) that the functions take and return (its
+arrays grow).  A table beyond its state budget sets ``failed`` (values NaN then).
+No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.hashset import slot_of
+from golfstats.kernels.honest_space import (
+    BITS,
+    COLUMNS,
+    DIGIT,
+    LEVEL_SHIFT,
+    STOCK_KINDS,
+    TOL,
+    dense_of,
+    exposed_bits,
+)
+from golfstats.kernels.honest_winp import listed_p
+from golfstats.kernels.honest_wins import win_bit
+
+_COUNT, _EUSED, _CAP, _FAILED, _GSIZE, _BAD = 0, 1, 2, 3, 4, 5
+ENDS = 4  # ints per endpoint: dense code, packed code, cards, may draw
+
+
+@nb.njit(cache=True, nogil=True)
+def new_policy(g_size, max_states):
+    """An empty table for a position of ``g_size`` height codes (budget ``max_states``)."""
+    hk = np.full(1 << 12, -1, np.int64)
+    hv = np.empty(2 << 12, np.float64)
+    meta = np.zeros(8, np.int64)  # ..., choices made, endpoints scanned
+    meta[_CAP] = max_states
+    meta[_GSIZE] = g_size
+    ecache = np.full(g_size * STOCK_KINDS, -1, np.int64)
+    epool = np.empty(1 << 12, np.int64)
+    mark = np.zeros(g_size, np.int64)
+    return hk, hv, meta, ecache, epool, mark
+
+
+@nb.njit(cache=True, nogil=True)
+def policy_count(pt):
+    return pt[2][_COUNT]
+
+
+@nb.njit(cache=True, nogil=True)
+def policy_failed(pt):
+    """The budget was hit (``1``) or a listed value was missing (``2``, an internal error)."""
+    if pt[2][_BAD]:
+        return 2
+    return 1 if pt[2][_FAILED] else 0
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _find(hk, key):
+    mask = hk.shape[0] - 1
+    i = slot_of(key, mask)
+    while True:
+        k = hk[i]
+        if k == key or k == -1:
+            return i
+        i = (i + 1) & mask
+
+
+@nb.njit(cache=True, nogil=True)
+def _put(pt, key, p, e):
+    hk, hv, meta, ecache, epool, mark = pt
+    i = _find(hk, key)
+    if hk[i] == -1:
+        meta[_COUNT] += 1
+        hk[i] = key
+    hv[2 * i] = p
+    hv[2 * i + 1] = e
+    if 2 * meta[_COUNT] > hk.shape[0]:
+        hk2 = np.full(2 * hk.shape[0], -1, np.int64)
+        hv2 = np.empty(4 * hk.shape[0], np.float64)
+        for s in range(hk.shape[0]):
+            if hk[s] != -1:
+                t = _find(hk2, hk[s])
+                hk2[t] = hk[s]
+                hv2[2 * t] = hv[2 * s]
+                hv2[2 * t + 1] = hv[2 * s + 1]
+        return hk2, hv2, meta, ecache, epool, mark
+    return pt
+
+
+@nb.njit(cache=True, nogil=True)
+def chain_ends(kt, exposed, pw, gp0, u0, mark, out, at):
+    """The distinct height vectors of the chain endpoints from (packed ``gp0``, top ``u0``),
+    fewest cards first, written from ``out[at]`` as ``ENDS`` ints each (grown if needed).  Returns
+    ``(count, out)``.  Depth-first, each position (heights, top) once (``mark[g]``: the
+    tops seen at g; left zero)."""
+    play_next = kt.play_next
+    depth = 6 * COLUMNS + 2
+    st_gp = np.empty(depth, np.int64)
+    st_t = np.empty(depth, np.int64)
+    st_c = np.empty(depth, np.int64)
+    visited = np.empty(64, np.int64)
+    vis_gp = np.empty(64, np.int64)
+    n_vis = 1
+    sp = 0
+    st_gp[0] = gp0
+    st_t[0] = u0
+    st_c[0] = 0
+    g0 = dense_of(gp0, pw)
+    mark[g0] = np.int64(1) << u0
+    visited[0] = g0
+    vis_gp[0] = gp0
+    while sp >= 0:
+        gp = st_gp[sp]
+        c = st_c[sp]
+        pushed = False
+        while c < COLUMNS:
+            hc = (gp >> (BITS * c)) & DIGIT
+            if hc:
+                v = play_next[st_t[sp], exposed[c, hc]]
+                if v >= 0:
+                    gp2 = gp - (np.int64(1) << (BITS * c))
+                    g2 = dense_of(gp2, pw)
+                    m = mark[g2]
+                    if (m >> v) & 1 == 0:
+                        if m == 0:
+                            if n_vis == visited.shape[0]:
+                                v2 = np.empty(2 * n_vis, np.int64)
+                                v2[:n_vis] = visited
+                                visited = v2
+                                w2 = np.empty(2 * n_vis, np.int64)
+                                w2[:n_vis] = vis_gp
+                                vis_gp = w2
+                            visited[n_vis] = g2
+                            vis_gp[n_vis] = gp2
+                            n_vis += 1
+                        mark[g2] = m | (np.int64(1) << v)
+                        st_c[sp] = c + 1
+                        sp += 1
+                        st_gp[sp] = gp2
+                        st_t[sp] = v
+                        st_c[sp] = 0
+                        pushed = True
+                        break
+            c += 1
+        if not pushed:
+            sp -= 1
+    if at + ENDS * n_vis > out.shape[0]:
+        out2 = np.empty(max(2 * out.shape[0], at + ENDS * n_vis), np.int64)
+        keep = min(at, out.shape[0])
+        out2[:keep] = out[:keep]
+        out = out2
+    lv = np.empty(n_vis, np.int64)
+    for i in range(n_vis):
+        cards = 0
+        for c in range(COLUMNS):
+            cards += (vis_gp[i] >> (BITS * c)) & DIGIT
+        lv[i] = cards
+    by_cards = np.argsort(lv, kind="mergesort")  # fewest cards first (``choose`` stops early)
+    for ii in range(n_vis):
+        i = by_cards[ii]
+        g = visited[i]
+        gp = vis_gp[i]
+        cards = lv[i]
+        draw = 1
+        if kt.when_stuck and gp != 0:
+            seen = exposed_bits(gp, exposed)
+            draw = 0
+            m = mark[g]
+            t = 0
+            while m:
+                if m & 1 and kt.accepts[t] & seen == 0:
+                    draw = 1
+                m >>= 1
+                t += 1
+        o = at + ENDS * ii
+        out[o], out[o + 1], out[o + 2], out[o + 3] = g, gp, cards, draw
+    for i in range(n_vis):
+        mark[visited[i]] = 0
+    return n_vis, out
+
+
+@nb.njit(cache=True, nogil=True)
+def _ends_of(pt, kt, exposed, heights0, pw, g, r):
+    """Offset of the cached endpoints of (h, drawn(r)): ``[count, ENDS ints each...]``."""
+    hk, hv, meta, ecache, epool, mark = pt
+    slot = g * STOCK_KINDS + r
+    if ecache[slot] >= 0:
+        return ecache[slot], pt
+    gp = 0
+    x = g
+    for c in range(COLUMNS):
+        gp |= (x % (heights0[c] + 1)) << (BITS * c)
+        x //= heights0[c] + 1
+    used = meta[_EUSED]
+    cnt, epool = chain_ends(kt, exposed, pw, gp, kt.drawn[r], mark, epool, used + 1)
+    epool[used] = cnt
+    ecache[slot] = used
+    meta[_EUSED] = used + 1 + ENDS * cnt
+    return used, (hk, hv, meta, ecache, epool, mark)
+
+
+@nb.njit(cache=True, nogil=True)
+def choose(pt, ends, at, cnt, d, j, n, sol, zero):
+    """The doc's choice among the endpoints ``ends[at:at + ENDS * cnt]`` with D-code d drawn
+    (|D| = j).  ``sol`` = (keys, masks, flag, blk_lo, blk_hi, pvals, wt).  With
+    ``zero`` the caller knows that no stock order wins from any of them (they follow a
+    draw from a state whose W bit is 0), so their p is not looked up.
+
+    Returns ``(status, p, e, cards, index, need)``: status 0 a value (of the endpoint
+    ``index``, the first chosen in list order); 1 the value of the state ``need`` (a
+    dense code, drawn from at d) is missing from the table; 2 a listed p is missing.
+    """
+    keys, masks, flag, blk_lo, blk_hi, pvals, wt = sol
+    hk, hv = pt[0], pt[1]
+    g_size = pt[2][_GSIZE]
+    stuck_only = j < n
+    pt[2][6] += 1
+    pt[2][7] += cnt
+    best_p = -1.0
+    least = 1 << 30
+    for i in range(cnt):
+        o = at + ENDS * i
+        if stuck_only and ends[o + 3] == 0:
+            continue
+        g, gp, cards = ends[o], ends[o + 1], ends[o + 2]
+        least = min(least, cards)
+        if zero:
+            break  # fewest cards first: the first that may draw has the fewest
+        if gp == 0:
+            p = 1.0
+        elif j == n or not win_bit(wt, g, d):
+            p = 0.0
+        else:
+            p = listed_p(keys, masks, flag, blk_lo, blk_hi, pvals, d, (cards << LEVEL_SHIFT) | gp)
+            if p < 0:
+                return 2, 0.0, 0.0, 0, -1, -1
+        best_p = max(best_p, p)
+    win = best_p > TOL
+    # the competing endpoints' own values: the smallest e (within TOL), then the fewest
+    # cards, then the first (two passes: the smallest e, then the pick)
+    be = np.inf
+    best_e = 0.0
+    n_comp = 0
+    for rnd in range(2):
+        bi = -1
+        bp = 0.0
+        bc = 1 << 30
+        for i in range(cnt):
+            o = at + ENDS * i
+            if stuck_only and ends[o + 3] == 0:
+                continue
+            g, gp, cards = ends[o], ends[o + 1], ends[o + 2]
+            if win:
+                if gp == 0:
+                    p = 1.0
+                elif j == n or not win_bit(wt, g, d):
+                    continue
+                else:
+                    p = listed_p(keys, masks, flag, blk_lo, blk_hi, pvals, d,
+                                 (cards << LEVEL_SHIFT) | gp)
+                if p < best_p - TOL:
+                    continue
+            elif cards != least:
+                if cards > least:
+                    break  # fewest cards first: no more compete
+                continue
+            if gp == 0:
+                vp, ve = 1.0, -float(n - j)
+            elif j == n:
+                vp, ve = 0.0, float(cards)
+            else:
+                s = _find(hk, d * g_size + g)
+                if hk[s] == -1:
+                    return 1, 0.0, 0.0, 0, -1, g
+                vp, ve = hv[2 * s], hv[2 * s + 1]
+            if rnd == 0:
+                be = min(be, ve)
+                if n_comp == 0:
+                    bp, bc, bi, best_e = vp, cards, i, ve
+                n_comp += 1
+            elif ve <= be + TOL and cards < bc:
+                bp, bc, bi = vp, cards, i
+                best_e = ve
+        if n_comp == 1:
+            break  # one competitor: it is the choice
+    return 0, bp, best_e, bc, bi, -1
+
+
+@nb.njit(cache=True, nogil=True)
+def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
+    """The policy's (p, e) of drawing at the state (dense code g, D-code d, |D| = j < n),
+    memoised with everything it needs.  Returns ``(p, e, pt)`` (NaN once failed)."""
+    g_size = pt[2][_GSIZE]
+    hk = pt[0]
+    i = _find(hk, d * g_size + g)
+    if hk[i] != -1:
+        return pt[1][2 * i], pt[1][2 * i + 1], pt
+    if pt[2][_FAILED] or pt[2][_BAD]:
+        return np.nan, np.nan, pt
+    depth = n + 2
+    fg = np.empty(depth, np.int64)
+    fd = np.empty(depth, np.int64)
+    fj = np.empty(depth, np.int64)
+    fr = np.zeros(depth, np.int64)
+    fp = np.zeros(depth, np.float64)
+    fe = np.zeros(depth, np.float64)
+    sp = 0
+    fg[0], fd[0], fj[0] = g, d, j
+    wt = sol[6]
+    while sp >= 0:
+        g, d, j = fg[sp], fd[sp], fj[sp]
+        r = fr[sp]
+        child = False
+        zero = not win_bit(wt, g, d)  # then nothing after a draw here can win
+        while r < STOCK_KINDS:
+            left = m0[r] - (d // pwd[r]) % (m0[r] + 1)
+            if left == 0:
+                r += 1
+                continue
+            eo, pt = _ends_of(pt, kt, exposed, heights0, pw, g, r)
+            epool = pt[4]
+            status, p, e, c, _, need = choose(pt, epool, eo + 1, epool[eo], d + pwd[r], j + 1, n,
+                                              sol, zero)
+            if status == 2:
+                pt[2][_BAD] = 1
+                return np.nan, np.nan, pt
+            if status == 1:
+                fr[sp] = r
+                sp += 1
+                fg[sp], fd[sp], fj[sp], fr[sp], fp[sp], fe[sp] = need, d + pwd[r], j + 1, 0, 0.0, 0.0
+                child = True
+                break
+            w = left / (n - j)
+            fp[sp] += w * p
+            fe[sp] += w * e
+            r += 1
+        if child:
+            continue
+        pt = _put(pt, d * g_size + g, fp[sp], fe[sp])
+        if pt[2][_COUNT] >= pt[2][_CAP]:
+            pt[2][_FAILED] = 1
+            return np.nan, np.nan, pt
+        sp -= 1
+    i = _find(pt[0], fd[0] * g_size + fg[0])
+    return pt[1][2 * i], pt[1][2 * i + 1], pt
+
+
+@nb.njit(cache=True, nogil=True)
+def position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, gp, u, d, j):
+    """The policy's (p, e) at the position (packed heights gp, top u, D-code d, |D| = j):
+    the choice among its chain endpoints.  Returns ``(p, e, pt)`` (NaN once failed)."""
+    ends = np.empty(64, np.int64)
+    cnt, ends = chain_ends(kt, exposed, pw, gp, u, pt[5], ends, 0)
+    while True:
+        status, p, e, c, _, need = choose(pt, ends, 0, cnt, d, j, n, sol, False)
+        if status == 0:
+            return p, e, pt
+        if status == 2:
+            pt[2][_BAD] = 1
+            return np.nan, np.nan, pt
+        vp, ve, pt = policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, need, d, j)
+        if np.isnan(vp):
+            return np.nan, np.nan, pt

@@ -1,0 +1,376 @@
+"""Which (heights, drawn) states some stock order still wins: the bitsets W (Fact 1).
+
+For goal ``win`` the honest kernel values exactly only the states whose win probability
+is positive, and by Fact 1 of ``docs/honest-play.md`` those are the states from which
+some order of the remaining stock lets a clairvoyant player clear the tableau.  This
+module decides that question for every height vector h below the position's heights
+at once, as a bitset ``W[h]`` over all D-codes (``honest_space``): bit d is set when,
+with the multiset of D-code d drawn, a player about to draw at h can still win for
+some order of the cards left.  Clairvoyant winnability is a yes/no question, so it
+obeys the same chain recursion as the values with "best" replaced by "or":
+
+* B(h, t)[D]: some chain of plays from (h, t) ends at a cleared tableau, or at an
+  endpoint (h', t') that may draw (any-time: always; when-stuck: t' accepts no exposed
+  card of h') with W[h'][D].  So B(h, t) = (W[h] if (h, t) may draw) | OR over the
+  columns c whose exposed card x_c the top t accepts of B(h - e_c, t after x_c), and
+  B(cleared, t) is every D.
+* W[h][D] = OR over kinds r still in the stock (D[r] < M0[r]) of B(h, drawn(r))[D + r],
+  and no D with nothing left to draw is set.
+
+B(h, drawn(r)) contains W[h] itself (draw again at once: "draw and play nothing"),
+where (h, drawn(r)) may draw.  Write B'(h, t) for B without that term; then
+X[D] = OR_r B'(h, drawn(r))[D + r] and W[h][D] = X[D] | OR over the kinds r whose
+(h, drawn(r)) may draw of W[h][D + r].  Unrolled, W[h][D] is the OR of X[D'] over the
+D' above D along those kinds' axes: a suffix-OR along each such axis in turn
+(``_close``).  Every term read belongs to a height vector with fewer cards, so the
+levels (cards left) are computed upwards and only two levels of B are alive at once.
+
+Bit d of a row stands for D-code d; adding a card of kind r adds ``pwd[r]`` to the
+code, so "bit D + r into place D" is a right shift by ``pwd[r]`` masked to the D with
+D[r] < M0[r] (``kmask[r]``).  B(h, t) depends on t only through the set S of columns
+whose exposed card t accepts (and the top each play makes): rows are computed once per
+distinct S at h (for tops that make one top per played kind) and shared.  A row that is
+all zero is not stored (code -1); B of the cleared tableau is the all-ones row (code -2).
+
+No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.core import powers
+from golfstats.kernels.honest_space import COLUMNS, STOCK_KINDS, play_groups, popcount
+
+ZERO, ALL = -1, -2  # row codes: the empty row, the full row; >= 0 a level row; <= -3 a W row
+
+
+@nb.njit(cache=True, nogil=True)
+def kind_masks(m0, pwd, size):
+    """``(kmask, full_row)``: per kind r the D-codes with D[r] < M0[r]; every D-code."""
+    words = ((size + 63) >> 6) + 1  # one spare zero word (``_or_shifted``)
+    kmask = np.zeros((STOCK_KINDS, words), np.uint64)
+    full_row = np.zeros(words, np.uint64)
+    for d in range(size):
+        bit = np.uint64(1) << np.uint64(d & 63)
+        full_row[d >> 6] |= bit
+        for r in range(STOCK_KINDS):
+            if m0[r] > 0 and (d // pwd[r]) % (m0[r] + 1) < m0[r]:
+                kmask[r, d >> 6] |= bit
+    return kmask, full_row
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _or_shifted(dst, src, shift, mask):
+    """dst |= (src >> shift) & mask over rows of 64-bit words (bit i of a row is bit
+    i & 63 of word i >> 6).  Rows carry one spare zero word at the end, so the loop
+    needs no bounds test (and vectorises)."""
+    words = dst.shape[0] - 1
+    q = shift >> 6
+    b = np.uint64(shift & 63)
+    if b == 0:
+        for i in range(words - q):
+            dst[i] |= src[i + q] & mask[i]
+    else:
+        cb = np.uint64(64) - b
+        for i in range(words - q):
+            dst[i] |= ((src[i + q] >> b) | (src[i + q + 1] << cb)) & mask[i]
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _is_zero(row):
+    for i in range(row.shape[0]):
+        if row[i]:
+            return False
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
+def _close(w, closing, m0, pwd, kmask):
+    """W[D] |= W[D + r] for every kind r in ``closing`` (a bit set), to the fixed point:
+    M0[r] shifted ORs per kind (after the t-th, W[D] holds W[D + s r] for s <= t)."""
+    for r in range(STOCK_KINDS):
+        if (closing >> r) & 1:
+            for _ in range(m0[r]):
+                _or_shifted(w, w, pwd[r], kmask[r])  # in place: word i reads words >= i only
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def win_bit(wt, g, d):
+    """Is W[h][D] set, for dense heights code g and D-code d?  ``wt`` is the table of
+    ``win_table``: one bit row over the height codes per D-code, so the look-ups of one
+    block (one D) stay in one row."""
+    return (wt[d, g >> 6] >> np.uint64(g & 63)) & np.uint64(1) != 0
+
+
+@nb.njit(cache=True, nogil=True)
+def win_table(kt, exposed, heights0, m0, pwd, size):
+    """W as ``wt[d, g >> 6]`` bit ``g & 63`` (``win_bit``), with ``stats`` as ``win_sets``'s
+    (and the table's bytes in ``stats[1]``): ``win_sets`` transposed 64 x 64 bits at a time."""
+    widx, wpool, stats = win_sets(kt, exposed, heights0, m0, pwd, size)
+    g_size = widx.shape[0]
+    gwords = (g_size + 63) >> 6
+    wt = np.zeros((size, gwords), np.uint64)
+    a = np.empty(64, np.uint64)
+    words = wpool.shape[1] - 1
+    for gb in range(gwords):
+        for i in range(words):
+            nonzero = False
+            for q in range(64):  # rows in reverse: _transpose64 mirrors on the anti-diagonal
+                g = gb * 64 + q
+                v = np.uint64(0)
+                if g < g_size and widx[g] >= 0:
+                    v = wpool[widx[g], i]
+                a[63 - q] = v
+                nonzero |= v != 0
+            if not nonzero:
+                continue
+            _transpose64(a)
+            for q in range(64):
+                dd = i * 64 + q
+                if dd < size:
+                    wt[dd, gb] = a[63 - q]
+    stats[1] = size * gwords * 8
+    return wt, stats
+
+
+@nb.njit(cache=True, nogil=True)
+def _transpose64(a):
+    """Transpose a 64 x 64 bit matrix in place about its anti-diagonal (bit c of row r goes
+    to bit 63 - r of row 63 - c; Hacker's Delight 7-3)."""
+    j = 32
+    m = np.uint64(0x00000000FFFFFFFF)
+    while j != 0:
+        k = 0
+        while k < 64:
+            t = (a[k] ^ (a[k + j] >> np.uint64(j))) & m
+            a[k] ^= t
+            a[k + j] ^= t << np.uint64(j)
+            k = (k + j + 1) & ~j
+        j >>= 1
+        m ^= m << np.uint64(j)
+
+
+@nb.njit(cache=True, nogil=True)
+def win_sets(kt, exposed, heights0, m0, pwd, size):
+    """The W bitsets of every height vector below ``heights0`` (dense codes).
+
+    Returns ``(widx, wpool, stats)``: W[g] is ``wpool[widx[g]]`` (``widx[g] = -1``: W[g]
+    is empty), ``stats = [rows kept, peak level rows, words per row]``.  The pool is
+    allocated for every height vector but only the rows written are touched.
+    """
+    pw, full, g_size = powers(heights0)
+    words = ((size + 63) >> 6) + 1
+    kmask, full_row = kind_masks(m0, pwd, size)
+    play_next = kt.play_next
+    n_tops = play_next.shape[0]
+    acc_of, after_of = play_groups(play_next)
+    all_tops = (np.int64(1) << n_tops) - 1
+    # height vectors by level (cards left), and the tops a play into each can make
+    level = np.zeros(g_size, np.int64)
+    tmask = np.zeros(g_size, np.int64)
+    dig = np.zeros(COLUMNS, np.int64)
+    n_lv = np.zeros(COLUMNS * 6 + 2, np.int64)
+    for g in range(g_size):
+        x = g
+        k = 0
+        for c in range(COLUMNS):
+            dig[c] = x % (heights0[c] + 1)
+            x //= heights0[c] + 1
+            k += dig[c]
+            if dig[c] < heights0[c]:
+                tmask[g] |= _after_all(play_next, acc_of, after_of, all_tops,
+                                       exposed[c, dig[c] + 1])
+        level[g] = k
+        n_lv[k + 1] += 1
+    top_level = level[full]
+    for k in range(top_level + 1):
+        n_lv[k + 1] += n_lv[k]
+    by_level = np.empty(g_size, np.int64)
+    fill = n_lv.copy()
+    for g in range(g_size):
+        by_level[fill[level[g]]] = g
+        fill[level[g]] += 1
+    tbase = np.zeros(g_size + 1, np.int64)
+    for g in range(g_size):
+        tbase[g + 1] = tbase[g] + popcount(tmask[g])
+    tcode = np.full(tbase[g_size], ZERO, np.int64)
+    # level buffers: rows of B for the tops of a level; at most one per (h, top)
+    cap = 1
+    for k in range(top_level + 1):
+        need = 0
+        for t in range(n_lv[k], n_lv[k + 1]):
+            need += popcount(tmask[by_level[t]])
+        cap = max(cap, need)
+    bufs = np.empty((2, cap, words), np.uint64)
+    widx = np.full(g_size, -1, np.int64)
+    wpool = np.empty((g_size, words), np.uint64)
+    n_w = 0
+    peak = 0
+    # scratch: B' rows of this h, memoised by column set (128 sets)
+    scratch = np.zeros((STOCK_KINDS + n_tops + 1, words), np.uint64)
+    memo = np.full(128, -1, np.int64)
+    memo_lvl = np.full(128, -1, np.int64)  # level row of the memoised set, once stored
+    w = np.zeros(words, np.uint64)
+    for t in range(tbase[0], tbase[1]):
+        tcode[t] = ALL  # the cleared tableau: every D wins
+    for k in range(1, top_level + 1):
+        cur = bufs[k & 1]
+        below = bufs[(k - 1) & 1]
+        n_rows = 0
+        for t in range(n_lv[k], n_lv[k + 1]):
+            g = by_level[t]
+            x = g
+            for c in range(COLUMNS):
+                dig[c] = x % (heights0[c] + 1)
+                x //= heights0[c] + 1
+            seen = 0
+            for c in range(COLUMNS):
+                if dig[c]:
+                    seen |= np.int64(1) << exposed[c, dig[c]]
+            n_s = 0
+            # X = OR_r kmask[r] & (B'(h, drawn r) >> pwd[r])
+            w[:] = 0
+            closing = 0
+            for r in range(STOCK_KINDS):
+                if m0[r] == 0:
+                    continue
+                u = kt.drawn[r]
+                if not kt.when_stuck or kt.accepts[u] & seen == 0:
+                    closing |= np.int64(1) << r
+                s = _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below,
+                            full_row, wpool, scratch, n_s, memo)
+                if s == -1:
+                    continue
+                if s == n_s:
+                    n_s += 1
+                _or_shifted(w, scratch[s], pwd[r], kmask[r])
+            if kt.when_stuck:  # any-time: X is already closed (every row is a down-set)
+                _close(w, closing, m0, pwd, kmask)
+            wcode = ZERO
+            if not _is_zero(w):
+                wpool[n_w] = w
+                widx[g] = n_w
+                wcode = -3 - n_w
+                n_w += 1
+            # B(h, u) for the tops u a play into h can make
+            m = tmask[g]
+            u = 0
+            slot = tbase[g]
+            while m:
+                if m & 1:
+                    stuck = kt.accepts[u] & seen == 0
+                    if stuck:
+                        tcode[slot] = wcode  # nothing to play: B = W (it may draw)
+                    else:
+                        key = _set_key(kt, exposed, dig, after_of, u)
+                        if key >= 0 and memo_lvl[key] >= 0:
+                            tcode[slot] = memo_lvl[key]
+                        else:
+                            s = _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode,
+                                        below, full_row, wpool, scratch, n_s, memo)
+                            if s == n_s:
+                                n_s += 1
+                            row = cur[n_rows]
+                            if s >= 0:
+                                row[:] = scratch[s]
+                            else:
+                                row[:] = 0
+                            if not kt.when_stuck:
+                                for i in range(words):
+                                    row[i] |= w[i]
+                            if _is_zero(row):
+                                code = ZERO
+                            else:
+                                code = n_rows
+                                n_rows += 1
+                            tcode[slot] = code
+                            if key >= 0:
+                                memo_lvl[key] = code
+                    slot += 1
+                m >>= 1
+                u += 1
+            for key in range(128):  # reset the memo of this h
+                memo[key] = -1
+                memo_lvl[key] = -1
+        peak = max(peak, n_rows)
+    stats = np.zeros(3, np.int64)
+    stats[0] = n_w
+    stats[1] = peak
+    stats[2] = words
+    return widx, wpool, stats
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _after_all(play_next, acc_of, after_of, all_tops, x):
+    m = all_tops & acc_of[x]
+    if m == 0:
+        return 0
+    if after_of[x] >= 0:
+        return np.int64(1) << after_of[x]
+    bits = 0
+    u = 0
+    while m:
+        if m & 1:
+            bits |= np.int64(1) << play_next[u, x]
+        m >>= 1
+        u += 1
+    return bits
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _set_key(kt, exposed, dig, after_of, u):
+    """The set of columns top u may play at heights ``dig`` (a key < 128), or -1 when one
+    of those plays makes a top that depends on u (no sharing then)."""
+    key = 0
+    for c in range(COLUMNS):
+        if dig[c]:
+            x = exposed[c, dig[c]]
+            if kt.play_next[u, x] >= 0:
+                if after_of[x] < 0:
+                    return -1
+                key |= 1 << c
+    return key
+
+
+@nb.njit(cache=True, nogil=True)
+def _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below, full_row, wpool,
+            scratch, n_s, memo):
+    """B'(h, u) (B without the draw at h) into a scratch row: returns its index (an
+    earlier one when memoised; ``n_s`` when new) or -1 when it is empty."""
+    key = _set_key(kt, exposed, dig, after_of, u)
+    if key == 0:
+        return -1
+    if key > 0 and memo[key] != -1:
+        return memo[key] if memo[key] >= 0 else -1
+    row = scratch[n_s]
+    row[:] = 0
+    any_bit = False
+    for c in range(COLUMNS):
+        if dig[c] == 0:
+            continue
+        v = kt.play_next[u, exposed[c, dig[c]]]
+        if v < 0:
+            continue
+        g2 = g - pw[c]
+        code = tcode[tbase[g2] + _rank(tmask[g2], v)]
+        if code == ZERO:
+            continue
+        if code == ALL:
+            src = full_row
+        elif code >= 0:
+            src = below[code]
+        else:
+            src = wpool[-3 - code]
+        for i in range(row.shape[0]):
+            row[i] |= src[i]
+        any_bit = True
+    if key > 0:
+        memo[key] = n_s if any_bit else -2
+    return n_s if any_bit else -1
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _rank(mask, u):
+    return popcount(mask & ((np.int64(1) << u) - 1))
