@@ -1,6 +1,28 @@
-"""Hints: the next move of an optimal line, and a one-line reason for it.
+"""Hints: what to play now, and a one-line reason for it.
 
-``hint(board, rules)`` solves the position with the exact solver (goal
+Two kinds.  ``honest_hint(board, rules)`` (the default of ``golfstats hint``) is for a
+player who cannot see the stock: it values every legal move now by perfect play without
+peeking (``golfstats.honest``, docs/honest-play.md) and never reads the stock's order,
+so shuffling the board's Talon changes nothing it says.  ``clairvoyant_hint`` (``--peek``)
+is the exact solver's next move, knowing the order.
+
+The honest hint lists every legal move (each play, and the draw, whose card is not
+named: it is unknown) with the win chance and expected strokes of perfect honest play
+after it.  The first is the move the ``optimal`` policy makes (docs/honest-play.md: the
+best chance to win, ties by fewer expected strokes; where nothing can be won any more,
+the chain leaving the fewest cards); the others follow by win chance, then expected
+strokes (goal ``strokes``: by expected strokes, then win chance).  Its reason is the
+first of these that holds:
+
+- ``only-move``: it is the only legal move;
+- ``best-chance``: (goal win) its win chance beats every other move's by more than TOL;
+- ``fewer-strokes``: its win chance ties the best (within TOL, goal win) or, under goal
+  strokes, it expects the fewest strokes; the runner-up's figure is named;
+- ``cannot-win``: (goal win) no move wins with a chance above TOL (no order of the stock
+  left wins): it plays on to leave the fewest cards;
+- ``tie``: another move is as good on every count; the policy's tie-break chose this one.
+
+``clairvoyant_hint(board, rules)`` solves the position with the exact solver (goal
 ``strokes``; it knows the stock order, which the board text gives) and takes the
 first move of the solver's line.  That line is optimal: if the deal can still be
 won it wins with the most stock cards unturned, otherwise it leaves the fewest
@@ -135,8 +157,9 @@ def _chain_from(moves: list[int]) -> int:
     return n
 
 
-def hint(board: Board, rules: Rules) -> Hint:
-    """The next move of an optimal line from ``board`` and why (see the module docstring)."""
+def clairvoyant_hint(board: Board, rules: Rules) -> Hint:
+    """The next move of an optimal line from ``board``, knowing the stock order, and why
+    (see the module docstring)."""
     pos = board.position()
     solution = solve(board, rules, Goal.STROKES)
     legal = legal_moves(rules, pos)
@@ -178,3 +201,87 @@ def _reason(line: list[int], legal: list[int], chain: int, longest: int,
         # exactly when the line plays that column again
         return Reason.UNCOVERS if move in line[1:] else None
     return Reason.CLEARS_COLUMN
+
+
+# ------------------------------------------------------------------ honest
+
+@dataclass(frozen=True)
+class MoveValue:
+    """A legal move and the honest value after it.  ``card`` is the card a play moves;
+    None for a draw (the card it turns is unknown to the player)."""
+
+    move: int
+    card: int | None
+    win_p: float
+    expected_strokes: float
+
+
+@dataclass(frozen=True)
+class HonestHint:
+    """Every legal move with its honest value, best first, and the reason for the first."""
+
+    goal: str
+    moves: tuple[MoveValue, ...]
+    reason: str | None
+    explanation: str
+    win_p: float
+    expected_strokes: float
+    resolved: bool
+    states: int
+
+    @property
+    def over(self) -> bool:
+        return not self.moves
+
+    def to_record(self) -> dict:
+        """JSON-ready (moves as engine moves; the CLI names their cards)."""
+        return {"goal": self.goal, "win_p": self.win_p, "expected_strokes": self.expected_strokes,
+                "resolved": self.resolved, "states": self.states, "reason": self.reason,
+                "explanation": self.explanation}
+
+
+def honest_hint(board: Board, rules: Rules, goal: str = "win",
+                max_states: int | None = None) -> HonestHint:
+    """The honest hint of ``board`` (see the module docstring).  The stock order is never
+    read: only its multiset reaches the values, and the policy's choice is its plan."""
+    from golfstats.honest import move_values, odds
+    from golfstats.kernels.constants import HONEST_TOL
+    from golfstats.policies import parse_policy, plan
+
+    pos = board.position()
+    position = odds(board, rules, goal, max_states)
+    legal = legal_moves(rules, pos)
+    if not legal or not position.resolved:
+        words = ("the hand is over" if not legal else
+                 f"unresolved: the position has more than its budget of states ({position.states:,}); "
+                 "no honest value")
+        return HonestHint(goal, (), None, words, position.win_p, position.expected_strokes,
+                          position.resolved, position.states)
+    values = [MoveValue(m, None if m == DRAW else pos.tableau[m][-1], o.win_p, o.expected_strokes)
+              for m, o in move_values(board, rules, goal, max_states)]
+    chosen = plan(rules, parse_policy(f"optimal:goal={goal}"), board)[0]
+    first = next(v for v in values if v.move == chosen)
+    rank = (lambda v: (-v.win_p, v.expected_strokes)) if goal == "win" else \
+        (lambda v: (v.expected_strokes, -v.win_p))
+    ordered = (first, *sorted((v for v in values if v is not first), key=rank))
+    reason, words = _honest_reason(goal, ordered, HONEST_TOL)
+    return HonestHint(goal, ordered, reason, words, position.win_p, position.expected_strokes,
+                      True, position.states)
+
+
+def _honest_reason(goal: str, moves: tuple[MoveValue, ...], tol: float) -> tuple[str, str]:
+    best, rest = moves[0], moves[1:]
+    if not rest:
+        return "only-move", "the only legal move"
+    runner = rest[0]
+    if goal == "win" and best.win_p <= tol:
+        return "cannot-win", ("no move can win any more (no order of the stock left wins): it plays "
+                              f"on to leave the fewest cards, expecting {best.expected_strokes:.2f} strokes")
+    if goal == "win" and best.win_p > runner.win_p + tol:
+        return "best-chance", (f"the best chance to win: {100 * best.win_p:.1f}% "
+                               f"(next best {100 * runner.win_p:.1f}%)")
+    if runner.expected_strokes > best.expected_strokes + tol:
+        tied = "ties for the best chance to win and " if goal == "win" else ""
+        return "fewer-strokes", (f"{tied}expects the fewest strokes: {best.expected_strokes:.2f} "
+                                 f"(next best {runner.expected_strokes:.2f})")
+    return "tie", "as good as the next move on every count; the policy's tie-break chose it"

@@ -1,4 +1,4 @@
-"""CLI tests for the game commands (variants, deal, solve, hint, play) and the hint rule.
+"""CLI tests for the game commands (variants, policies, deal, solve, play); hints: test_hint.py.
 
 Every command is run through ``typer.testing.CliRunner``; every kind of bad input
 must end in one ``golfstats: error: ...`` line on stderr and a non-zero exit code.
@@ -244,104 +244,6 @@ def test_solve_stdin_and_stockless_game():
     assert json.loads(out)["board"] == "<stdin>#1"
     out = ok("solve", "--pysol", "3", "--variant", "all-in-a-row").stdout
     assert "won: 0 strokes" in out and "stock" not in out.split("\n", 3)[2]
-
-
-# ------------------------------------------------------------------ hint
-
-def _board(tmp_path, talon: str, top: str, columns: list[str]) -> str:
-    cols = columns + ["-"] * (7 - len(columns))
-    return board_file(tmp_path, "\n".join([f"Talon: {talon}", f"Foundations: {top}", *cols]) + "\n")
-
-
-def hint_json(*args: str) -> dict:
-    return json.loads(ok("hint", *args, "--json").stdout)
-
-
-@pytest.mark.parametrize("variant, talon, top, columns, move, reason, text", [
-    # nothing to play: the draw is the only move
-    ("strict", "QH", "5C", ["KS"], {"draw": "QH"}, "only-move", "no card can be played"),
-    # when-stuck: a play forbids the draw
-    ("strict+when-stuck", "KS", "5C", ["7D 6H"], {"play": "6H", "column": 1}, "only-move",
-     "the only legal move"),
-    ("strict", "KS", "5C", ["7D 6H"], {"play": "6H", "column": 1}, "longest-chain",
-     "starts the longest chain (2 cards)"),
-    ("strict", "8C 7H", "5C", ["9S 4H", "6D"], {"play": "4H", "column": 1}, "uncovers-needed",
-     "uncovers a card that is needed (9S"),
-    # playing 6D now would break the run T 9 8 7 6 5 that drawing TD first opens
-    ("strict", "TD 4S", "5C", ["6D", "5H 7H 8S 9C"], {"draw": "TD"}, "draw-first",
-     "no play now does better"),
-    ("strict", "8D", "5C", ["6H", "9S"], {"play": "6H", "column": 1}, "clears-column",
-     "clears column 1"),
-])
-def test_hint_reasons_on_constructed_positions(tmp_path, variant, talon, top, columns, move,
-                                               reason, text):
-    path = _board(tmp_path, talon, top, columns)
-    record = hint_json(path, "--variant", variant)
-    assert record["move"] == move
-    assert record["reason"] == reason
-    assert record["won"] is True and record["explanation"].startswith("keeps the deal winnable")
-    assert text in record["explanation"]
-    human = ok("hint", path, "--variant", variant).stdout
-    assert text in human and "best result from here: won" in human
-
-
-def test_hint_is_the_first_move_of_the_optimal_line_mid_game(tmp_path):
-    from golfstats.board import Board
-    from golfstats.deals import pysol_board
-    from golfstats.engine import apply
-    from golfstats.solver import solve
-
-    rules = parse_variant("strict")
-    board = pysol_board(rules, 1)
-    pos = board.position()
-    for move in solve(board, rules).moves[:6]:  # some way into the hand
-        pos = apply(rules, pos, move)
-    mid = Board(pos.tableau, pos.stock, pos.top_card)
-    path = board_file(tmp_path, format_board(mid, rules))
-    record = hint_json(path)
-    best = solve(mid, rules)
-    assert decode_moves([record["move"]]) == list(best.moves[:1])
-    assert (record["won"], record["strokes"]) == (best.won, best.strokes)
-    assert record["explanation"].startswith("the deal cannot be won from here; this line leaves "
-                                            "the fewest cards (6)")
-    check_line(rules, mid, record["line"])
-
-
-def test_hint_when_the_hand_is_over(tmp_path):
-    path = _board(tmp_path, "2C", "5C", [])
-    record = hint_json(path)
-    assert record["move"] is None and record["won"] is True and record["strokes"] == -1
-    assert "the hand is over" in ok("hint", path).stdout
-
-
-def test_hint_reason_rule_holds_on_seeded_deals():
-    """The stated reason is true of the position and the solver's line (the hint.py rule)."""
-    from golfstats.deals import seeded_board
-    from golfstats.engine import legal_moves
-    from golfstats.hint import Reason, hint, longest_chain
-    from golfstats.solver import solve
-
-    seen = set()
-    for variant in ("strict", "putt-putt", "queens-on-kings+empty-start"):
-        rules = parse_variant(variant)
-        for i in range(12):
-            board = seeded_board(rules, 11, i)
-            h = hint(board, rules)
-            line = solve(board, rules).moves
-            pos = board.position()
-            legal = legal_moves(rules, pos)
-            assert h.move == line[0] and h.winnable == solve(board, rules).won
-            assert h.longest_chain == longest_chain(rules, pos)
-            seen.add(h.reason)
-            if h.reason is Reason.ONLY_MOVE:
-                assert len(legal) == 1
-            elif h.reason is Reason.DRAW_FIRST:
-                assert h.move == DRAW and len(legal) > 1
-            elif h.reason is Reason.LONGEST_CHAIN:
-                assert h.chain == h.longest_chain >= 2
-            elif h.reason is Reason.UNCOVERS:
-                assert h.uncovered is not None and h.move in line[1:]
-    assert len(seen) >= 2
 
 
 # ------------------------------------------------------------------ play

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import zlib
 
 import numpy as np
 import pytest
@@ -140,7 +141,7 @@ def _close(a: Odds, b: tuple[float, float], tol: float = 1e-12) -> bool:
 
 @pytest.mark.parametrize("rules", GOLF, ids=lambda r: r.id)
 def test_agrees_with_brute_force(rules):
-    rng = np.random.default_rng(hash(rules.id) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(rules.id.encode()))  # stable across processes
     nontrivial = 0
     for i in range(10):
         board = small_position(rules, i, rng, cards=7, stock=int(rng.integers(2, 5)))

@@ -1,7 +1,7 @@
 """The ``golfstats`` command line: a thin Typer app (``cli.app``).
 
 Every command is registered here, explicitly; each lives in the module of its family
-(``catalog``: variants, policies, deal; ``solving``: solve, hint, play; ``simulate``;
+(``catalog``: variants, policies, deal; ``solving``: solve, odds, hint, play; ``simulate``;
 ``reports``: report, par, compare, course; ``study``) and only parses, calls the
 library and prints.  Options shared by several commands (the rule set, the board
 source) are declared once in ``cli.options``.  Heavy imports (numba, polars,
@@ -34,6 +34,7 @@ _register("variants", catalog.variants_command)
 _register("policies", catalog.policies_command)
 _register("deal", catalog.deal_command)
 _register("solve", solving.solve_command, MOVES_NOTATION)
+_register("odds", solving.odds_command)
 _register("hint", solving.hint_command, MOVES_NOTATION)
 _register("play", solving.play_command, MOVES_NOTATION)
 _register("simulate", simulate.simulate)

@@ -117,29 +117,158 @@ def solve_command(
 
 
 @rule_options("strict")
+@board_source(many=True)
+def odds_command(
+    rules: Rules,
+    boards: BoardSource,
+    goal: Annotated[GoalChoice, typer.Option(
+        "--goal", help="win: the largest win probability (ties: fewer expected strokes); "
+                       "strokes: the fewest expected strokes (much slower from the start of a "
+                       "deal).  See docs/honest-play.md.")] = GoalChoice.win,
+    max_states: Annotated[int | None, typer.Option(
+        "--max-states", min=1, help="State budget per board; a board that needs more is "
+                                    "reported unresolved (never approximated).  Default: the "
+                                    "library's (about 1 GB of tables).")] = None,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="One JSON object per board: board, variant, goal, win_p, "
+                       "expected_strokes, resolved, clairvoyant_won, clairvoyant_strokes, "
+                       "states, seconds.")] = False,
+) -> None:
+    """The exact odds of a deal for a player who cannot see the stock.
+
+    Per board: the win probability (win_p) and the expected strokes of perfect play
+    without peeking, over every order of the stock (the order in the board's Talon line
+    is ignored), and beside them the clairvoyant verdict (the exact solver, which knows
+    the order).  Black Hole and All in a Row hide nothing: their odds are the exact
+    solver's verdict.
+    """
+    from golfstats.honest import odds
+    from golfstats.solver import solve
+
+    con = console()
+    failed = unresolved = 0
+    for item in sources(rules, boards, many=True):
+        if item.error:
+            report(item.error)
+            failed += 1
+            continue
+        seer = solve(item.board, rules)
+        try:
+            value = odds(item.board, rules, goal.value, max_states) if rules.layout.has_stock \
+                else None
+        except (RuntimeError, ValueError) as exc:
+            report(f"internal error: {item.label}: {exc}")
+            failed += 1
+            continue
+        if value is None:  # nothing hidden: the honest optimum is the exact solver
+            record = {"win_p": float(seer.won), "expected_strokes": float(seer.strokes),
+                      "resolved": seer.resolved, "states": seer.states, "seconds": seer.seconds}
+        else:
+            record = {"win_p": value.win_p, "expected_strokes": value.expected_strokes,
+                      "resolved": value.resolved, "states": value.states,
+                      "seconds": round(value.seconds, 6)}
+        unresolved += not record["resolved"]
+        record = {"board": item.label, "variant": rules.id, "goal": goal.value, **record,
+                  "clairvoyant_won": seer.won, "clairvoyant_strokes": seer.strokes}
+        if json_out:
+            typer.echo(json.dumps({k: (None if isinstance(v, float) and v != v else v)
+                                   for k, v in record.items()}))
+            continue
+        seen = f"clairvoyant: {outcome(seer.won, seer.strokes, seer.stock_left, rules.layout.has_stock)}"
+        if record["resolved"]:
+            honest = (f"win {100 * record['win_p']:.2f}%, expected strokes "
+                      f"{record['expected_strokes']:.3f}")
+        else:
+            honest = f"unresolved (over {record['states']:,} states)"
+        con.print(f"{item.label} · {rules.id} · {honest} · {seen} · {record['states']:,} states · "
+                  f"{record['seconds']:.2f} s", markup=False)
+    if failed or unresolved:
+        raise typer.Exit(1)
+
+
+HonestGoalOpt = Annotated[GoalChoice, typer.Option(
+    "--goal", help="win: the largest win probability (ties: fewer expected strokes; where "
+                   "nothing can be won, the chain leaving the fewest cards); strokes: the "
+                   "fewest expected strokes.  See docs/honest-play.md.")]
+
+
+@rule_options("strict")
 @board_source(many=False)
 def hint_command(
     rules: Rules,
     boards: BoardSource,
+    goal: HonestGoalOpt = GoalChoice.win,
+    peek: Annotated[bool, typer.Option(
+        "--peek", help="The clairvoyant hint instead: the exact solver's next move, knowing "
+                       "the stock order the board gives.")] = False,
     json_out: Annotated[bool, typer.Option(
-        "--json", help="One JSON object: board, variant, move (null once the hand is over), "
-                       "reason (a code), explanation, won, strokes, stock_left, line (the "
-                       "whole optimal line).")] = False,
+        "--json", help="One JSON object: board, variant, goal, win_p, expected_strokes, "
+                       "resolved, states, reason (a code), explanation and moves (every legal "
+                       "move, best first, each with its win_p and expected_strokes).  With "
+                       "--peek: board, variant, move, reason, explanation, won, strokes, "
+                       "stock_left, line.")] = False,
 ) -> None:
-    """Suggest the next move for a position (often a mid-game board FILE), and why.
+    """What to play now in a position (often a mid-game board FILE), and why.
 
-    The move is the first of an optimal line from the exact solver, which knows the stock
-    order the board gives: if the deal can still be won, the line wins with the most
-    stock left; if not, it leaves the fewest cards.  The reason follows a fixed rule
-    documented in golfstats/hint.py (keeps the deal winnable; starts the longest chain;
-    uncovers a card that is needed; ...).
+    By default the hint is honest: every legal move now (each play, and the draw) with the
+    win chance and the expected strokes of perfect play without peeking after it, best
+    first, and a one-line reason.  It reads the stock only as a multiset, so the order of
+    the board's Talon never changes it.  --peek gives the exact solver's next move, which
+    knows the order.  The rules of both are in golfstats/hint.py.  In Black Hole and All in
+    a Row nothing is hidden, and the hint is the exact solver's.
     """
-    from golfstats.hint import hint
+    item = one_board(rules, boards)
+    if peek or not rules.layout.has_stock:
+        _clairvoyant_hint(rules, item, json_out)
+        return
+    from rich.text import Text
+
+    from golfstats.hint import honest_hint
+    from golfstats.render import describe_move
+
+    try:
+        result = honest_hint(item.board, rules, goal.value)
+    except (RuntimeError, ValueError) as exc:
+        report(f"internal error: {item.label}: {exc}")
+        raise typer.Exit(1) from None
+    moves = [{"move": _honest_move_json(v), "win_p": v.win_p,
+              "expected_strokes": v.expected_strokes} for v in result.moves]
+    if json_out:
+        typer.echo(json.dumps({"board": item.label, "variant": rules.id, **result.to_record(),
+                               "moves": moves}))
+        raise typer.Exit(0 if result.resolved else 1)
+    con = console()
+    card_style = style(con)
+    con.print(f"[bold]{item.label}[/] · {rules.id} · honest, goal {goal.value}")
+    if result.over:
+        con.print(result.explanation, markup=False)
+        raise typer.Exit(0 if result.resolved else 1)
+    for k, v in enumerate(result.moves):
+        what = Text("draw") if v.card is None else describe_move(v.card, v.move + 1, card_style)
+        what.pad_right(max(0, 24 - len(what.plain)))
+        what.append(f"  win {100 * v.win_p:5.1f}%   expected strokes {v.expected_strokes:6.2f}")
+        if k == 0:
+            what.stylize("bold")
+        con.print(what)
+    con.print("why: " + result.explanation, markup=False)
+    con.print(f"this position: win {100 * result.win_p:.1f}%, expected strokes "
+              f"{result.expected_strokes:.2f} ({result.states:,} states)", markup=False)
+
+
+def _honest_move_json(value) -> dict:
+    from golfstats.cards import format_card
+
+    if value.card is None:
+        return {"draw": None}
+    return {"play": format_card(value.card), "column": value.move + 1}
+
+
+def _clairvoyant_hint(rules: Rules, item, json_out: bool) -> None:
+    from golfstats.hint import clairvoyant_hint
     from golfstats.render import card_name, describe_move
 
-    item = one_board(rules, boards)
     try:
-        result = hint(item.board, rules)
+        result = clairvoyant_hint(item.board, rules)
     except RuntimeError as exc:
         report(f"internal error: {item.label}: {exc}")
         raise typer.Exit(1) from None
@@ -155,7 +284,7 @@ def hint_command(
         return
     con = console()
     card_style = style(con)
-    con.print(f"[bold]{item.label}[/] · {rules.id}")
+    con.print(f"[bold]{item.label}[/] · {rules.id} · clairvoyant (knows the stock order)")
     if result.over:
         con.print(result.explain(), markup=False)
         return

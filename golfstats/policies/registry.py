@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from golfstats.kernels.constants import GREEDY, LOOKAHEAD, RANDOM, SAMPLING
 from golfstats.policies.spec import Param, PolicyInfo, register
-from golfstats.policies.strategies import ClairvoyantSolver, CompiledPlayer
+from golfstats.policies.strategies import ClairvoyantSolver, CompiledPlayer, HonestOptimum
 from golfstats.reference import twins
 
 register(PolicyInfo(
@@ -28,10 +28,19 @@ register(PolicyInfo(
     "sampling", "per chain, solve `samples` stock orders consistent with what it sees; play "
     "the best on average (samples spent by successive halving)", CompiledPlayer(SAMPLING),
     params=(Param("samples", 32, "stock orders sampled per decision", lo=1, hi=4096),),
-    chunk_size=100, colour="#2ca02c", marker="D", twin=twins.sampling_twin))
+    chunk_size=100, colour="#2ca02c", marker="D", twin=twins.sampling_twin, seconds_per_deal=0.8))
+register(PolicyInfo(
+    "optimal", "perfect play without peeking: the exact optimum for a player who sees "
+    "everything but the stock order (docs/honest-play.md); rows carry the deal's exact win_p "
+    "and expected_strokes", HonestOptimum(),
+    params=(Param("goal", "win", "win: the largest win probability (ties: fewer expected "
+                  "strokes); strokes: the fewest expected strokes", choices=("win", "strokes")),),
+    chunk_size=2, colour="#17becf", marker="P", twin=twins.optimal_twin,
+    values=("win_p", "expected_strokes"), seconds_per_deal=30.0))
 register(PolicyInfo(
     "exact", "the clairvoyant exact solver (knows the stock order)", ClairvoyantSolver(),
-    honest=False, chunk_size=250, colour="#7b2d8e", marker="*", twin=twins.exact_twin))
+    honest=False, chunk_size=250, colour="#7b2d8e", marker="*", twin=twins.exact_twin,
+    seconds_per_deal=0.004))
 
 #: What ``golfstats simulate`` plays when no policy is named: a simple honest player, a
 #: stronger one and the clairvoyant optimum.

@@ -82,7 +82,9 @@ class PolicyInfo:
     deals per chunk a simulation uses when this is its slowest policy; ``colour`` and
     ``marker`` style it in every chart; ``twin`` is its slow, plain reference
     (``golfstats.reference``) that tests hold it to; ``values`` are the extra deal
-    columns it fills (``golfstats.runs.DEAL_SCHEMA``).
+    columns it fills (``golfstats.runs.DEAL_SCHEMA``); ``seconds_per_deal`` is the rough
+    cost of one whole golf deal on one core at the default parameters (for planners and
+    for tests that must stay quick; measured by ``benchmarks/``).
     """
 
     name: str
@@ -95,6 +97,7 @@ class PolicyInfo:
     marker: str = "x"
     twin: Callable | None = None
     values: tuple[str, ...] = ()
+    seconds_per_deal: float = 0.001
 
     def param(self, name: str) -> Param:
         for p in self.params:

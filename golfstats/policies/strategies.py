@@ -142,3 +142,49 @@ def lines_to_columns(lines: list[Line], record_moves: bool = False, **values) ->
     if record_moves:
         result["move_list"] = [np.array(ln.moves, np.int64) for ln in lines]
     return result
+
+
+class HonestOptimum(Strategy):
+    """Perfect play without peeking (``golfstats.honest``, docs/honest-play.md): the exact
+    optimum for a player who sees everything but the stock order, for the policy's goal
+    parameter.  Each deal's row carries its exact ``win_p`` and ``expected_strokes`` (of
+    the position at the start; they do not depend on the order the stock then comes in).
+    In a game without a stock nothing is hidden: it is the exact solver, whose verdict is
+    then the win probability.  An unresolved deal (a state budget hit) is played by the
+    documented fallback, flagged truncated, and has no values."""
+
+    def _plays(self, policy, rules, boards) -> tuple[list[Line], list, list]:
+        if not rules.layout.has_stock:
+            from golfstats.solver import solve
+
+            lines = [solve(board, rules) for board in boards]
+            return (lines, [float(ln.won) if ln.resolved else None for ln in lines],
+                    [float(ln.strokes) if ln.resolved else None for ln in lines])
+        from golfstats.honest import play_optimal
+
+        plays = play_optimal(rules, boards, str(policy.param("goal")))
+        return ([p.line for p in plays],
+                [p.odds.win_p if p.odds.resolved else None for p in plays],
+                [p.odds.expected_strokes if p.odds.resolved else None for p in plays])
+
+    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+        """``seconds``: each deal's own time (its table and its play)."""
+        from golfstats.deals import board_from_cards
+
+        boards = [board_from_cards(rules, cards) for cards in batch.cards]
+        lines, win_p, expected = self._plays(policy, rules, boards)
+        return lines_to_columns(lines, record_moves, win_p=np.array(win_p, dtype=object),
+                                expected_strokes=np.array(expected, dtype=object))
+
+    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+        return self._plays(policy, rules, [board])[0][0]
+
+    def plan(self, policy, rules, board, key=0, goal="strokes"):
+        """The first chain of the line it plays, and the draw after it: decided from the
+        tableau, the top and the multiset of the stock (the order only turns cards later)."""
+        out = []
+        for move in self.play_board(policy, rules, board).moves:
+            out.append(move)
+            if move < 0:
+                break
+        return out

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from golfstats.engine import Line, Position
+from golfstats.engine import Line, Position, score_moves
+from golfstats.reference import honest
 from golfstats.reference.policies import greedy, lookahead, play_out, random_move
 from golfstats.reference.sampling import sampling
 from golfstats.reference.solver import reference_solve
@@ -59,3 +60,12 @@ def exact_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
 
     won, strokes = reference_solve(Board(start.tableau, start.stock, start.top_card), rules)
     return TwinLine(won, strokes, None)
+
+
+def optimal_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
+    """The plain memoised expectimax's play-out (``reference.honest``); without a stock,
+    nothing is hidden and the optimum is the reference solver's."""
+    if not rules.layout.has_stock:
+        return exact_twin(rules, start, policy, key)
+    line = score_moves(rules, start, honest.play_optimal(rules, start, str(policy.param("goal"))))
+    return _twin_line(line)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
+from golfstats.policies import policy_order
 from golfstats.report.tables import markdown, percent
 from golfstats.runs import SUMMARY_SCHEMA, Run, merge_deals, merge_summaries
 from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
@@ -161,11 +162,9 @@ def _sizes_markdown(result, summary: pl.DataFrame, target: float) -> str:
 
 
 def _strokes_markdown(summary: pl.DataFrame) -> str:
-    from golfstats.report.runs import policy_key
-
     wide = summary.select("variant", "policy", pl.col("mean_strokes").round(2)).pivot(
         on="policy", index="variant", values="mean_strokes")
-    cols = sorted([c for c in wide.columns if c != "variant"], key=policy_key)
+    cols = sorted([c for c in wide.columns if c != "variant"], key=policy_order)
     return markdown(wide.select("variant", *cols))
 
 

@@ -1,0 +1,113 @@
+"""``golfstats odds`` and the ``optimal`` policy, against the plain twin and the solver.
+
+odds: per board the exact honest win_p and expected strokes (the twin's), the clairvoyant
+verdict beside them (the solver's), and the Talon's order never matters.  optimal: its
+rows carry the deal's exact values, and its play never beats the clairvoyant optimum on the same order.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import mid_game_positions
+from positions import orders
+from typer.testing import CliRunner
+
+from golfstats.board import Board, format_board
+from golfstats.cli import app
+from golfstats.deals import pysol_board, seeded_deals
+from golfstats.policies import parse_policy, play_board, play_deals
+from golfstats.reference.honest import reference_odds
+from golfstats.rules import parse_variant
+from golfstats.solver import solve
+
+runner = CliRunner()
+KEYS = {"board", "variant", "goal", "win_p", "expected_strokes", "resolved", "clairvoyant_won",
+        "clairvoyant_strokes", "states", "seconds"}
+
+
+def _odds(*args: str) -> list[dict]:
+    result = runner.invoke(app, ["odds", *args, "--json"])
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+when-stuck"])
+@pytest.mark.parametrize("goal", ["win", "strokes"])
+def test_odds_are_the_twins_and_the_clairvoyant_verdict_the_solvers(tmp_path, variant, goal):
+    rules = parse_variant(variant)
+    boards = mid_game_positions(rules, count=4, seed=8, max_stock=6, max_cards=12)
+    path = tmp_path / "boards.txt"
+    path.write_text("\n".join(format_board(b, rules) for b in boards))
+    records = _odds(str(path), "--variant", variant, "--goal", goal)
+    assert len(records) == len(boards)
+    for board, record in zip(boards, records, strict=True):
+        assert set(record) == KEYS and record["resolved"] is True
+        p, e = reference_odds(board, rules, goal)
+        assert record["win_p"] == pytest.approx(p, abs=1e-12)
+        assert record["expected_strokes"] == pytest.approx(e, abs=1e-12)
+        seer = solve(board, rules)
+        assert (record["clairvoyant_won"], record["clairvoyant_strokes"]) == (seer.won, seer.strokes)
+        # honest play never beats the clairvoyant optimum averaged over every stock order
+        # (the verdict for this one order may be a loss while win_p > 0)
+        clairvoyant_p = sum(solve(o, rules).won for o in orders(board)) / len(orders(board))
+        assert record["win_p"] <= clairvoyant_p + 1e-12
+
+
+def test_odds_ignore_the_talon_order(tmp_path):
+    rules = parse_variant("putt-putt")
+    board = mid_game_positions(rules, count=1, seed=2, max_stock=7, max_cards=14)[0]
+    rng = random.Random(1)
+    seen = set()
+    for k in range(3):
+        stock = list(board.stock)
+        rng.shuffle(stock)
+        path = tmp_path / f"b{k}.txt"
+        path.write_text(format_board(Board(board.tableau, tuple(stock), board.foundation), rules))
+        record = _odds(str(path), "--variant", "putt-putt")[0]
+        seen.add((record["win_p"], record["expected_strokes"], record["states"]))
+    assert len(seen) == 1
+
+
+def test_odds_of_a_stockless_game_are_the_solvers_verdict():
+    records = _odds("--pysol", "1-3", "--variant", "all-in-a-row")
+    for n, record in enumerate(records, start=1):
+        seer = solve(pysol_board(parse_variant("all-in-a-row"), n), parse_variant("all-in-a-row"))
+        assert record["win_p"] == float(seer.won) and record["clairvoyant_won"] == seer.won
+
+
+def test_odds_budget_reports_unresolved_and_exit_code_1(tmp_path):
+    rules = parse_variant("strict")
+    board = mid_game_positions(rules, count=1, seed=3, max_stock=8, max_cards=20)[0]
+    path = tmp_path / "b.txt"
+    path.write_text(format_board(board, rules))
+    result = runner.invoke(app, ["odds", str(path), "--max-states", "1", "--json"])
+    assert result.exit_code == 1
+    record = json.loads(result.stdout)
+    assert record["resolved"] is False and record["win_p"] is None
+
+
+@pytest.mark.parametrize("variant", ["strict", "putt-putt+jokers1", "queens-on-kings+when-stuck"])
+def test_optimal_plays_its_twins_line(variant):
+    rules = parse_variant(variant)
+    pol = parse_policy("optimal")
+    for board in mid_game_positions(rules, count=3, seed=6, max_stock=5, max_cards=10):
+        line = play_board(rules, pol, board)
+        twin = pol.info.twin(rules, board.position(), pol)
+        assert line.moves == twin.moves and line.strokes == twin.strokes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt"])
+def test_optimal_rows_carry_exact_values_never_above_the_clairvoyant(variant):
+    rules = parse_variant(variant)
+    batch = seeded_deals(rules, 5, 0, 4)
+    rows = play_deals(rules, parse_policy("optimal"), batch)
+    exact = play_deals(rules, parse_policy("exact"), batch)
+    assert (rows["strokes"] >= exact["strokes"]).all()
+    assert not (rows["won"] & ~exact["won"]).any()  # a realised win is a clairvoyant win
+    for win_p, won in zip(rows["win_p"], rows["won"], strict=True):
+        # win_p is over every stock order, not this one; a realised win needs win_p > 0
+        assert win_p is None or (0.0 <= win_p <= 1.0 and (win_p > 0 or not won))
