@@ -1,12 +1,40 @@
-"""An open-addressing hash set of non-negative int64 keys (linear probing, power-of-two
-size), for searches whose states are too many for a dense table.  No I/O."""
+"""The one hash set of the kernels: open addressing, linear probing, a power-of-two size,
+non-negative int64 keys, Fibonacci hashing (key * 2**64/phi, bits 29 and up, masked to the
+size), and a prefetch so a search can ask for several slots' cache lines before it reads
+them.  The caller keeps the load at most one half (``grow``), so a free slot always
+exists.  No I/O."""
 
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 EMPTY = -1
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):
+    """Hint the CPU to fetch ``arr[idx]`` into cache (LLVM ``llvm.prefetch``, read,
+    high locality); no effect on results."""
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @nb.njit(cache=True, nogil=True)
@@ -16,24 +44,29 @@ def new_set(log2_size):
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def slot_of(key, mask):
+    """Home slot of ``key`` in a table of ``mask + 1`` slots."""
     h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
     return np.int64((h >> np.uint64(29)) & np.uint64(mask))
 
 
-@nb.njit(cache=True, nogil=True)
-def insert(table, key):
-    """Insert ``key``; False if it was already there.  The caller keeps the load under
-    one half (``grow``) so a free slot always exists."""
+@nb.njit(cache=True, nogil=True, inline="always")
+def insert_at(table, key, slot):
+    """Insert ``key`` probing from its home ``slot``; False if it was there already."""
     mask = table.shape[0] - 1
-    i = slot_of(key, mask)
     while True:
-        k = table[i]
+        k = table[slot]
         if k == key:
             return False
         if k == EMPTY:
-            table[i] = key
+            table[slot] = key
             return True
-        i = (i + 1) & mask
+        slot = (slot + 1) & mask
+
+
+@nb.njit(cache=True, nogil=True)
+def insert(table, key):
+    """Insert ``key``; False if it was already there."""
+    return insert_at(table, key, slot_of(key, table.shape[0] - 1))
 
 
 @nb.njit(cache=True, nogil=True)
@@ -57,4 +90,3 @@ def grow(table):
         if k != EMPTY:
             insert(bigger, k)
     return bigger
-

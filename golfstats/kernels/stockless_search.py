@@ -11,6 +11,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
+from golfstats.kernels.hashset import grow, insert_at, new_set, prefetch, slot_of
 from golfstats.kernels.stockless_canon import canonical_tables
 from golfstats.kernels.stockless_rules import (
     ALL_KINDS,
@@ -28,7 +29,6 @@ from golfstats.kernels.stockless_rules import (
     walk_sums,
     walk_tables,
 )
-from golfstats.kernels.stockless_set import grow, insert_at, new_set, prefetch, slot_of
 
 #: Rules a pass may use (bit flags of ``opts``); ``DEFAULT_RULES`` are those that pay
 #: for themselves (``kernels.stockless`` gives the measurements).
@@ -91,7 +91,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
             ends |= 1 << (k - 1)
 
     table = new_set(_LOG2_START)
-    hshift = 64 - _LOG2_START
+    hmask = (1 << _LOG2_START) - 1
     # canonical key = raw key + canon (the groups' deltas, kept in step with the heights)
     group, place, delta = canonical_tables(kinds, heights0, shifts)
     gindex = np.zeros(delta.shape[0], np.int64)
@@ -104,7 +104,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
             canon += delta[g, gindex[g]]
     ck = key + canon
     acnt = walk_sums(cnt, sig)  # walk rule sums of the cards left (kept in step)
-    table[slot_of(ck, hshift)] = ck
+    table[slot_of(ck, hmask)] = ck
     used = 1
 
     depth_max = left + 2
@@ -263,7 +263,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                         g = group[c]
                         if use_canon and g >= 0:
                             ck += delta[g, gindex[g] - place[c]] - delta[g, gindex[g]]
-                        s = slot_of(ck, hshift)
+                        s = slot_of(ck, hmask)
                         prefetch(table, s)
                         sc = m * 8 + hc if use_order else 0
                         g_col[ng] = c
@@ -281,10 +281,10 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                 if insert_at(table, g_key[j], g_slot[j]):
                     used += 1
                     if 2 * used > table.shape[0]:
-                        table = grow(table, hshift)
-                        hshift -= 1
+                        table = grow(table)
+                        hmask = table.shape[0] - 1
                         for jj in range(j + 1, ng):
-                            g_slot[jj] = slot_of(g_key[jj], hshift)
+                            g_slot[jj] = slot_of(g_key[jj], hmask)
                     sc = g_sc[j]
                     p = n
                     while p > 0 and score[p - 1] < sc:
