@@ -21,15 +21,37 @@ earlier ones), the share unresolved (state budget hit), and the mean win_p with 
 one line per position.  One untimed call loads the compiled kernels first.  It asserts
 nothing about speed: the figures are for the record.
 
+Recorded on 2026-12-01, idle (one core; the machine ran 1.8-2.5 times slower that day
+than on 2026-11-30, see benchmarks/README.md)::
+
+    $ python benchmarks/bench_optimal.py --mid-only --goal win
+    variant         goal set    n mean s med. s max s mean st.  max st. tMB rss unres win_p [95%]
+    strict          win  mid8  200 0.097 0.048 0.65 6,936 69,774 29 189 0.0% 0.0372 [0.0219, 0.0525]
+    queens-on-kings win  mid8  200 0.068 0.036 0.60 9,726 145,994 26 189 0.0% 0.0947 [0.0671, 0.1223]
+    putt-putt       win  mid8  200 0.071 0.028 0.84 23,371 424,712 33 189 0.0% 0.3946 [0.3440, 0.4453]
+
+    $ python benchmarks/bench_optimal.py --mid-only --goal strokes
+    strict          str. mid8  200 0.057 0.025 0.76 147,228 1,845,554 30 191 0.0% 0.0327 [0.0180, 0.0473]
+    queens-on-kings str. mid8  200 0.061 0.028 0.58 144,363 1,279,048 20 191 0.0% 0.0860 [0.0592, 0.1129]
+    putt-putt       str. mid8  200 0.112 0.038 1.46 249,172 3,021,404 50 224 0.0% 0.3805 [0.3294, 0.4316]
+
+    $ python benchmarks/bench_optimal.py --start-only --variant strict --goal win --n 5 --verbose
+      #1   6.96 s   1,253,491 states  p=0         e=12.1651
+      #2 110.16 s  60,303,574 states  p=0.271747  e=3.4621
+      #3  48.81 s  11,766,103 states  p=0.028165  e=10.2524
+      #4 156.51 s  61,202,029 states  p=0.047017  e=5.8814
+      #5 120.31 s  92,921,076 states  p=0.462958  e=1.4540
+    strict          win  start 5 88.551 110.163 156.51 45,489,255 92,921,076 2747 3590 0.0% 0.1620 [0, 0.3373]
+
 Recorded figures, goal win after the rule change of docs/honest-play.md (W bitsets, the
 positive part listed, the policy's values along its own choices; ``kernels/honest.py``).
 2 cores shared with other jobs, load average 3-5 (so single-core times are inflated,
 perhaps 2-3x); tMB = the kernel's arrays, rss = ru_maxrss, MB::
 
     variant   goal set     n mean s med. s max s mean states max states tMB rss unres win_p [95%]
-    strict    win  mid8  200  0.511  0.254  3.92       6,936     69,774  29 189  0.0% 0.0372 [0.0219, 0.0525]
+    strict          win  mid8  200 0.511 0.254 3.92 6,936 69,774 29 189 0.0% 0.0372 [0.0219, 0.0525]
     qok       win  mid8  200  0.431  0.226  3.66       9,726    145,994  26 189  0.0% 0.0947 [0.0671, 0.1223]
-    putt-putt win  mid8  200  0.426  0.171  5.21      23,371    424,712  33 189  0.0% 0.3946 [0.3440, 0.4453]
+    putt-putt       win  mid8  200 0.426 0.171 5.21 23,371 424,712 33 189 0.0% 0.3946 [0.3440, 0.4453]
 
     strict    win  start, --verbose, PySol deals 1-3 only (the run was stopped there):
       #1  26.7 s    1,253,491 states  p=0         e=12.1651  (alone: 6.7 s)
@@ -42,17 +64,17 @@ perhaps 2-3x); tMB = the kernel's arrays, rss = ru_maxrss, MB::
 Figures before the rule change (the whole reachable space for both goals)::
 
     variant   goal    set     n  mean s  med. s  max s  mean states   tMB  rss  unres  win_p [95%]
-    strict    win     mid8  200   0.105   0.049   1.41      147,228    30  192   0.0%  0.0372 [0.0219, 0.0525]
+    strict          win  mid8  200 0.105 0.049 1.41 147,228 30 192 0.0% 0.0372 [0.0219, 0.0525]
     strict    strokes mid8  200   0.112   0.050   1.60      147,228    30  195   0.0%  0.0327 [0.0180, 0.0473]
     qok       win     mid8  200   0.082   0.033   1.00      144,363    20  195   0.0%  0.0947 [0.0671, 0.1223]
     qok       strokes mid8  200   0.083   0.036   0.77      144,363    20  195   0.0%  0.0860 [0.0592, 0.1129]
-    putt-putt win     mid8  200   0.197   0.068   2.57      249,172    50  225   0.0%  0.3946 [0.3440, 0.4453]
+    putt-putt       win  mid8  200 0.197 0.068 2.57 249,172 50 225 0.0% 0.3946 [0.3440, 0.4453]
     putt-putt strokes mid8  200   0.205   0.063   2.55      249,172    50  226   0.0%  0.3805 [0.3294, 0.4316]
-    strict    win     start   4  33.002  33.868  36.66  100,209,128   720  916  75.0%  0.0000 [0.0000, 0.0000]
+    strict          win  start 4 33.002 33.868 36.66 100,209,128 720 916 75.0% 0.0000 [0.0000, 0.0000]
     strict    strokes start   4  51.497  49.499  76.37  100,209,128   720  916  75.0%  0.0000 [0.0000, 0.0000]
     qok       win     start   4  32.013  25.263  53.82  104,715,476   720  939  75.0%  0.0000 [0.0000, 0.0000]
     qok       strokes start   4  25.505  24.647  29.04  104,715,476   720  939  75.0%  0.0000 [0.0000, 0.0000]
-    putt-putt win     start   4  28.542  26.634  37.33  119,949,691   720  939 100.0%  -
+    putt-putt       win  start 4 28.542 26.634 37.33 119,949,691 720 939 100.0% -
     putt-putt strokes start   4  32.932  33.196  36.39  119,949,691   720  939 100.0%  -
 
     (goal strokes is unchanged by the rule change, so are its figures)

@@ -111,3 +111,50 @@ def test_optimal_rows_carry_exact_values_never_above_the_clairvoyant(variant):
     for win_p, won in zip(rows["win_p"], rows["won"], strict=True):
         # win_p is over every stock order, not this one; a realised win needs win_p > 0
         assert win_p is None or (0.0 <= win_p <= 1.0 and (win_p > 0 or not won))
+
+
+def test_optimal_rows_and_summary_through_a_simulation(tmp_path):
+    """The honest optimum's values reach the deal rows and the summary (in Black Hole,
+    where nothing is hidden, win_p is the exact solver's verdict)."""
+    import polars as pl
+
+    from golfstats.policies import policies_from_names
+    from golfstats.sim import SimConfig, run_simulation
+
+    rules = parse_variant("black-hole")
+    config = SimConfig(rules=rules, policies=policies_from_names(["optimal", "exact"]), n=4,
+                       seed=3, workers=1, out=tmp_path / "run")
+    run = run_simulation(config, progress=False)
+    rows = pl.read_parquet(run / "deals").sort("deal_index")
+    optimal = rows.filter(pl.col("policy") == "optimal")
+    exact = rows.filter(pl.col("policy") == "exact")
+    assert optimal["win_p"].to_list() == [float(w) for w in exact["won"]]
+    assert exact["win_p"].null_count() == 4
+    summary = pl.read_parquet(run / "summary.parquet").filter(pl.col("policy") == "optimal")
+    assert summary["n_win_p"][0] == 4
+    assert summary["mean_win_p"][0] == pytest.approx(exact["won"].mean())
+
+
+def test_unresolved_values_are_null_rows():
+    """A deal whose honest value is unresolved (None) is a null in its row, not a number."""
+    import numpy as np
+
+    from golfstats.runs.write import deal_rows
+
+    result = {key: np.zeros(2, np.int64) for key in
+              ("won", "strokes", "points", "draws", "n_moves", "longest_chain", "states")}
+    result.update(seconds=np.zeros(2), truncated=np.array([True, False]),
+                  win_p=np.array([None, 0.25], dtype=object),
+                  expected_strokes=np.array([None, 3.5], dtype=object))
+    rows = deal_rows([("optimal", result)], np.arange(2), {
+        "run_id": "r", "seed": 1, "variant": "strict", "rules_version": "1"})
+    assert rows["win_p"].to_list() == [None, 0.25]
+    assert rows["expected_strokes"].to_list() == [None, 3.5]
+
+
+def test_simulate_prints_the_mean_win_p(tmp_path):
+    result = runner.invoke(app, ["simulate", "--variant", "all-in-a-row", "-n", "3", "--policy",
+                                 "optimal", "--workers", "1", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.stdout
+    words = " ".join(result.stdout.split())  # the terminal may wrap the line
+    assert "optimal: mean win_p" in words and "over 3 deals" in words

@@ -147,6 +147,12 @@ def _print_summary(run_dir: Path, config) -> None:
     Console().print(table)
     if truncated:
         Console().print("cut: deals a search budget cut short, left out of the other figures.")
+    for r in rows:
+        if r.get("n_win_p"):
+            Console().print(f"{r['policy']}: mean win_p {_pct(r['mean_win_p'])}% (95% CI "
+                            f"{_pct(r['win_p_ci_low'])}-{_pct(r['win_p_ci_high'])}, mean +/- 1.96 "
+                            f"sd/sqrt(n) over {r['n_win_p']:,} deals), mean expected strokes "
+                            f"{_num(r['mean_expected_strokes'], '.2f')}", markup=False)
 
 
 def _pct(x) -> str:

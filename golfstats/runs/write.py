@@ -22,8 +22,9 @@ def deal_rows(results: list[tuple[str, dict]], deal_index: np.ndarray, identity:
         columns = {"deal_index": pl.Series(deal_index)}
         columns.update({key: pl.Series(result[key]) for key in PLAYED})
         for key in VALUES:
-            columns[key] = pl.Series(result[key], dtype=pl.Float64) if key in result else \
-                pl.Series([None] * len(deal_index), dtype=pl.Float64)
+            # a value column may hold None (an unresolved deal): read it item by item
+            values = list(result[key]) if key in result else [None] * len(deal_index)
+            columns[key] = pl.Series(values, dtype=pl.Float64)
         frames.append(pl.DataFrame(columns).with_columns(
             policy=pl.lit(spec), **{k: pl.lit(v) for k, v in identity.items()}))
     rows = pl.concat(frames, how="vertical")
