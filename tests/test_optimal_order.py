@@ -64,7 +64,7 @@ def test_honest_players_below_the_optimum_below_the_clairvoyant(variant):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", KING_RULES)
 def test_ladder_on_more_positions(variant):
-    _ladder(variant, count=150, max_stock=7)
+    _ladder(variant, count=150, max_stock=6)
 
 
 @pytest.mark.parametrize("variant", KING_RULES + ["putt-putt+when-stuck", "strict+jokers1"])

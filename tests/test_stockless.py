@@ -256,17 +256,17 @@ def test_plain_search_agrees_with_reference(rules):
 def test_full_deals_agree_with_plain_search(rules):
     """Full seeded deals with small reachable spaces (every rule on, and the default); the
     slow run adds more (``test_more_full_deals_agree_with_plain_search``)."""
-    for index in (0, 2) if rules.id == "black-hole" else range(3):
-        board = seeded_board(rules, 7, index)
-        expected = plain_search(board, rules)
-        check_both_goals(board, rules, expected)
-        check_both_goals(board, rules, expected, opts=EVERY_RULE)
+    _check_full_deals(rules, (0, 2) if rules.id == "black-hole" else range(3))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.id)
 def test_more_full_deals_agree_with_plain_search(rules):
-    for index in (6, 8, 9) if rules.id == "black-hole" else range(3, 5):
+    _check_full_deals(rules, (6, 8, 9) if rules.id == "black-hole" else range(3, 5))
+
+
+def _check_full_deals(rules, indices) -> None:
+    for index in indices:
         board = seeded_board(rules, 7, index)
         expected = plain_search(board, rules)
         check_both_goals(board, rules, expected)

@@ -27,25 +27,13 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.constants import DRAW, N_KINDS
-from golfstats.kernels.core import decode, reverse, step_down
+from golfstats.kernels.core import decode, powers, reverse, step_down
 
 INF = 255
 U = np.uint64
 #: The sweep is for golf's 7 columns: a constant trip count lets the compiler unroll
 #: the per-column loop, which halves the time per state.
 COLUMNS = 7
-
-
-@nb.njit(cache=True, nogil=True)
-def _powers(heights):
-    pw = np.empty(COLUMNS, np.int64)
-    p = 1
-    full = 0
-    for c in range(COLUMNS):
-        pw[c] = p
-        full += heights[c] * p
-        p *= heights[c] + 1
-    return pw, full, p
 
 
 @nb.njit(cache=True, nogil=True)
@@ -84,7 +72,7 @@ def _any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, moves_out
     play_next, pull_src, pull_dst, stride = kt.play_next, kt.pull_src, kt.pull_dst, kt.stride
     n = stock.shape[0]
     n_tops = play_next.shape[0]
-    pw, full, spare_code = _powers(heights)
+    pw, full, spare_code = powers(heights)
     nk = _next_turned(stock, kt.drawn, stride)
     S = U(stride)
     KMIN = U(stride - 2)
@@ -269,7 +257,7 @@ def sweep_when_stuck(kt, exposed, heights, stock, top0, cap, stop_at_win, kb, mo
     drawn, accepts, play_next, stride = kt.drawn, kt.accepts, kt.play_next, kt.stride
     n = stock.shape[0]
     n_tops = play_next.shape[0]
-    pw, full, spare_code = _powers(heights)
+    pw, full, spare_code = powers(heights)
     S = U(stride)
     ALL = U(stride - 2)
     capmask = np.uint32((1 << (min(cap, 30) + 1)) - 1)
