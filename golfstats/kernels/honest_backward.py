@@ -31,8 +31,8 @@ from golfstats.kernels.honest_space import (
     DIGIT,
     LEVEL_SHIFT,
     PACKED,
-    STOCK_KINDS,
     better,
+    draw_sources,
     find_key,
     play_groups,
     popcount,
@@ -220,23 +220,7 @@ def _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, size, n, j, blk_lo, blk_
              pos_off, bval, vprev):
     """Add P(r | D - r) * B(h, drawn(r)) to V(h, D - r) for every drawable state of layer
     j - 1 (D = the block's code).  Returns the number of look-ups."""
-    cur = np.zeros(STOCK_KINDS, np.int64)
-    end = np.zeros(STOCK_KINDS, np.int64)
-    prob = np.zeros(STOCK_KINDS, np.float64)
-    top = np.zeros(STOCK_KINDS, np.int64)
-    na = 0  # kinds r in D whose block D - r has states, compacted
-    for r in range(STOCK_KINDS):
-        have = (d // pwd[r]) % (m0[r] + 1)
-        if have == 0:
-            continue
-        dm = d - pwd[r]
-        if blk_lo[dm] < 0:
-            continue
-        cur[na] = blk_lo[dm]
-        end[na] = blk_hi[dm]
-        prob[na] = (m0[r] - have + 1) / (n - j + 1)
-        top[na] = kt.drawn[r]
-        na += 1
+    cur, end, prob, top, na = draw_sources(kt, m0, pwd, d, n, j, blk_lo, blk_hi)
     lookups = 0
     for t in range(size):
         key = np.int64(keys[lo + t])

@@ -234,3 +234,29 @@ def after_bits(play_next, acc_of, after_of, mask, x):
         m >>= 1
         u += 1
     return bits
+
+
+@nb.njit(cache=True, nogil=True)
+def draw_sources(kt, m0, pwd, d, n, j, blk_lo, blk_hi):
+    """The kinds r in the drawn multiset D (code ``d``, |D| = j of n) whose block D - r
+    has states, compacted: for each, a cursor and the end of that block (``blk_lo``,
+    ``blk_hi``), P(r | D - r) = (copies of r left before it was drawn) / (cards left then),
+    and the top a turned r makes.  Returns ``(cur, end, prob, top, na)``."""
+    cur = np.zeros(STOCK_KINDS, np.int64)
+    end = np.zeros(STOCK_KINDS, np.int64)
+    prob = np.zeros(STOCK_KINDS, np.float64)
+    top = np.zeros(STOCK_KINDS, np.int64)
+    na = 0
+    for r in range(STOCK_KINDS):
+        have = (d // pwd[r]) % (m0[r] + 1)
+        if have == 0:
+            continue
+        dm = d - pwd[r]
+        if blk_lo[dm] < 0:
+            continue
+        cur[na] = blk_lo[dm]
+        end[na] = blk_hi[dm]
+        prob[na] = (m0[r] - have + 1) / (n - j + 1)
+        top[na] = kt.drawn[r]
+        na += 1
+    return cur, end, prob, top, na

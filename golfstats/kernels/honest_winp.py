@@ -33,7 +33,7 @@ from golfstats.kernels.honest_space import (
     DIGIT,
     LEVEL_SHIFT,
     PACKED,
-    STOCK_KINDS,
+    draw_sources,
     find_key,
     play_groups,
     popcount,
@@ -176,23 +176,7 @@ def _scatter_p(kt, keys, masks, flag_bit, m0, pwd, d, lo, size, n, j, blk_lo, bl
                pvals):
     """Add P(r | D - r) * P(h, drawn(r)) to p(h, D - r) for every flagged state of layer
     j - 1 whose start is listed in block D (an unlisted start adds 0)."""
-    cur = np.zeros(STOCK_KINDS, np.int64)
-    end = np.zeros(STOCK_KINDS, np.int64)
-    prob = np.zeros(STOCK_KINDS, np.float64)
-    top = np.zeros(STOCK_KINDS, np.int64)
-    na = 0
-    for r in range(STOCK_KINDS):
-        have = (d // pwd[r]) % (m0[r] + 1)
-        if have == 0:
-            continue
-        dm = d - pwd[r]
-        if blk_lo[dm] < 0:
-            continue
-        cur[na] = blk_lo[dm]
-        end[na] = blk_hi[dm]
-        prob[na] = (m0[r] - have + 1) / (n - j + 1)
-        top[na] = kt.drawn[r]
-        na += 1
+    cur, end, prob, top, na = draw_sources(kt, m0, pwd, d, n, j, blk_lo, blk_hi)
     lookups = 0
     for t in range(size):
         key = np.int64(keys[lo + t])
