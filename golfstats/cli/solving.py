@@ -116,19 +116,23 @@ def solve_command(
         raise typer.Exit(1)
 
 
+HonestGoalOpt = Annotated[GoalChoice, typer.Option(
+    "--goal", help="win: the largest win probability (ties: fewer expected strokes; where "
+                   "nothing can be won, the chain leaving the fewest cards); strokes: the "
+                   "fewest expected strokes.  See docs/honest-play.md.")]
+
+
 @rule_options("strict")
 @board_source(many=True)
 def odds_command(
     rules: Rules,
     boards: BoardSource,
-    goal: Annotated[GoalChoice, typer.Option(
-        "--goal", help="win: the largest win probability (ties: fewer expected strokes); "
-                       "strokes: the fewest expected strokes (much slower from the start of a "
-                       "deal).  See docs/honest-play.md.")] = GoalChoice.win,
+    goal: HonestGoalOpt = GoalChoice.win,
     max_states: Annotated[int | None, typer.Option(
         "--max-states", min=1, help="State budget per board; a board that needs more is "
-                                    "reported unresolved (never approximated).  Default: the "
-                                    "library's (about 1 GB of tables).")] = None,
+                                    "reported unresolved (never approximated).  Default "
+                                    "120,000,000 (golfstats.honest.DEFAULT_MAX_STATES; a "
+                                    "strict deal of 93 million states took 2.7 GB).")] = None,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
                        "expected_strokes, resolved, clairvoyant_won, clairvoyant_strokes, "
@@ -184,12 +188,6 @@ def odds_command(
                   f"{record['seconds']:.2f} s", markup=False)
     if failed or unresolved:
         raise typer.Exit(1)
-
-
-HonestGoalOpt = Annotated[GoalChoice, typer.Option(
-    "--goal", help="win: the largest win probability (ties: fewer expected strokes; where "
-                   "nothing can be won, the chain leaving the fewest cards); strokes: the "
-                   "fewest expected strokes.  See docs/honest-play.md.")]
 
 
 @rule_options("strict")
