@@ -41,7 +41,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest_space import COLUMNS, STOCK_KINDS, play_groups, popcount
+from golfstats.kernels.honest_space import COLUMNS, STOCK_KINDS, after_bits, play_groups, popcount
 
 ZERO, ALL = -1, -2  # row codes: the empty row, the full row; >= 0 a level row; <= -3 a W row
 
@@ -180,7 +180,7 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
             x //= heights0[c] + 1
             k += dig[c]
             if dig[c] < heights0[c]:
-                tmask[g] |= _after_all(play_next, acc_of, after_of, all_tops,
+                tmask[g] |= after_bits(play_next, acc_of, after_of, all_tops,
                                        exposed[c, dig[c] + 1])
         level[g] = k
         n_lv[k + 1] += 1
@@ -300,23 +300,6 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
     stats[1] = peak
     stats[2] = words
     return widx, wpool, stats
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _after_all(play_next, acc_of, after_of, all_tops, x):
-    m = all_tops & acc_of[x]
-    if m == 0:
-        return 0
-    if after_of[x] >= 0:
-        return np.int64(1) << after_of[x]
-    bits = 0
-    u = 0
-    while m:
-        if m & 1:
-            bits |= np.int64(1) << play_next[u, x]
-        m >>= 1
-        u += 1
-    return bits
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
