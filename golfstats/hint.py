@@ -244,12 +244,12 @@ def honest_hint(board: Board, rules: Rules, goal: str = "win",
                 max_states: int | None = None) -> HonestHint:
     """The honest hint of ``board`` (see the module docstring).  The stock order is never
     read: only its multiset reaches the values, and the policy's choice is its plan."""
-    from golfstats.honest import move_values, odds
+    from golfstats.honest import odds_and_moves
     from golfstats.kernels.constants import HONEST_TOL
     from golfstats.policies import parse_policy, plan
 
     pos = board.position()
-    position = odds(board, rules, goal, max_states)
+    position, after = odds_and_moves(board, rules, goal, max_states)
     legal = legal_moves(rules, pos)
     if not legal or not position.resolved:
         words = ("the hand is over" if not legal else
@@ -258,7 +258,7 @@ def honest_hint(board: Board, rules: Rules, goal: str = "win",
         return HonestHint(goal, (), None, words, position.win_p, position.expected_strokes,
                           position.resolved, position.states)
     values = [MoveValue(m, None if m == DRAW else pos.tableau[m][-1], o.win_p, o.expected_strokes)
-              for m, o in move_values(board, rules, goal, max_states)]
+              for m, o in after]
     chosen = plan(rules, parse_policy(f"optimal:goal={goal}"), board)[0]
     first = next(v for v in values if v.move == chosen)
     rank = (lambda v: (-v.win_p, v.expected_strokes)) if goal == "win" else \

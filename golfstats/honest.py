@@ -179,6 +179,12 @@ def move_values(board: Board, rules: Rules, goal: str = "win", max_states: int |
                 top: Top | None = None) -> list[tuple[int, Odds]]:
     """For every legal move now, in ``engine.legal_moves`` order (plays in column order,
     then ``DRAW`` = -1), the value of the position after it.  Unresolved: NaN values."""
+    return odds_and_moves(board, rules, goal, max_states, top)[1]
+
+
+def odds_and_moves(board: Board, rules: Rules, goal: str = "win", max_states: int | None = None,
+                   top: Top | None = None) -> tuple[Odds, list[tuple[int, Odds]]]:
+    """``odds`` and ``move_values`` of ``board`` from one computation."""
     solved = _solve(board, rules, goal, max_states, top)
     base = solved.odds
     pos = board.position()
@@ -192,7 +198,7 @@ def move_values(board: Board, rules: Rules, goal: str = "win", max_states: int |
         if base.resolved and (np.isnan(p) or np.isnan(e)):
             raise RuntimeError(f"no value for legal move {move} (internal error)")
         out.append((move, replace(base, win_p=p, expected_strokes=e)))
-    return out
+    return base, out
 
 
 def _boards(rules: Rules, deals) -> list[Board]:
