@@ -5,13 +5,16 @@
 1. Pilot: ``pilot_n`` deals of every study variant with random, greedy, lookahead and
    exact.  It gives a first estimate p of the exact win rate and the solver's cost per deal.
 2. Plan: for each variant the n whose Wilson 95% interval at rate p* has half-width
-   ``half_width`` (0.5%) or less, where p* is the point of the pilot's own 95% interval
+   ``target_half_width`` or less (``half_width``, 0.10%, for the three plain king rules;
+   ``other_half_width``, 0.30%, for every other rule set), where p* is the point of the pilot's own 95% interval
    closest to 1/2 (so an unlucky pilot does not undersize the run); at least ``min_n``
    (so the honest players' figures are precise too) and at most ``max_n``.  If the
    estimated wall time (measured cost per deal, ``workers`` cores) does not fit in
    ``hours_budget``, the most expensive variants are cut to a common time cap
    (water-filling; never below ``min_n``) and the README says which miss the target.
-   ``scale`` multiplies all sizes (0.01 for a smoke test).
+   ``scale`` multiplies all sizes (0.01 for a smoke test).  The plan is kept in
+   ``OUT/runs/plan.json`` and reused by a later sitting with the same settings, so a
+   study resumed on a slower day runs the same deals (its run directories are named by n).
 3. Runs: one ``golfstats simulate`` run per variant into ``OUT/runs/`` (git-ignored),
    plus ``sampling`` (32 samples) on ``sampling_n`` deals of the three plain king rules
    (same seed, so the same first deals).  A run already complete is reused, an
@@ -41,6 +44,9 @@ CLAIRVOYANT = "exact"
 REFERENCE = "lookahead"
 SAMPLING_POLICY = "sampling"  # the default sampling player (32 samples, successive halving)
 SAMPLING_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
+#: The rule sets whose clairvoyant win rate is measured to ``half_width`` (the published
+#: Golf-A, Golf-B and Golf-C); the others to ``other_half_width``.
+PRECISE_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
 #: Honest compiled players: a short pilot's time is mostly loading compiled code, so
 #: their measured cost per deal is capped at this (they run at ~0.01-0.5 ms/deal).
 HONEST_COST_CAP = 0.002
@@ -53,14 +59,17 @@ PARALLEL_EFFICIENCY = 0.9
 class StudyConfig:
     out: Path = Path("results")
     seed: int = DEFAULT_SEED
-    hours_budget: float = 2.0
+    hours_budget: float = 5.0
     scale: float = 1.0
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
-    half_width: float = 0.005
-    pilot_n: int = 400
+    half_width: float = 0.001
+    other_half_width: float = 0.003
+    pilot_n: int = 2000
     min_n: int = 2000
-    max_n: int = 50000
-    sampling_n: int = 500
+    max_n: int = 2_000_000
+    sampling_n: int = 2000
+    #: Hours of the budget kept for the honest optimum's part (not planned here).
+    honest_hours: float = 1.0
     variants: tuple[str, ...] = VARIANT_ORDER
     sampling_variants: tuple[str, ...] = SAMPLING_VARIANTS
     progress: bool = False
@@ -68,6 +77,18 @@ class StudyConfig:
 
     def scaled(self, n: int, floor: int = 20) -> int:
         return max(floor, round(n * self.scale))
+
+    def target_half_width(self, variant: str) -> float:
+        """The half-width the exact win rate of ``variant`` is planned for."""
+        return self.half_width if variant in PRECISE_VARIANTS else self.other_half_width
+
+    def plan_key(self) -> dict:
+        """The settings that fix the plan's sizes (a kept plan is reused when they match)."""
+        return {"seed": self.seed, "variants": list(self.variants), "half_width": self.half_width,
+                "other_half_width": self.other_half_width, "pilot_n": self.pilot_n,
+                "min_n": self.min_n, "max_n": self.max_n, "scale": self.scale,
+                "hours_budget": self.hours_budget, "honest_hours": self.honest_hours,
+                "sampling_n": self.sampling_n, "sampling_variants": list(self.sampling_variants)}
 
 
 @dataclass
@@ -107,12 +128,14 @@ def plan_sizes(pilots: dict[str, tuple[int, int, float]], config: StudyConfig,
     plans = []
     for variant, (n, wins, cost) in pilots.items():
         p = planning_rate(wins, n)
-        need = min(max(required_n(p, config.half_width), config.min_n), config.max_n)
+        need = required_n(p, config.target_half_width(variant))
+        need = min(max(need, config.min_n), config.max_n)
         plans.append(VariantPlan(variant, n, wins, p, need, need, cost, 0.0))
     sampling = len(config.sampling_variants) * config.sampling_n * SAMPLING_COST
     rate = config.workers * PARALLEL_EFFICIENCY
     # core-seconds left for the main runs
-    available = (config.hours_budget * 3600 - spent_seconds - RUN_OVERHEAD * (len(plans) + 3)) * rate
+    available = ((config.hours_budget - config.honest_hours) * 3600 - spent_seconds
+                 - RUN_OVERHEAD * (len(plans) + 3)) * rate
     available -= sampling
     cap = _time_cap([p.n * p.seconds_per_deal for p in plans], available)
     if cap is not None:  # over budget: only the variants that cost more than ``cap`` shrink

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -25,6 +26,21 @@ from golfstats.study.plan import (
 
 class StudyError(RuntimeError):
     """A study that cannot run (a failed run)."""
+
+
+#: The plan of a study, kept beside its runs so that every sitting runs the same sizes.
+PLAN_FILE = "plan.json"
+
+
+def _kept_plan(config: StudyConfig, path: Path) -> list[VariantPlan] | None:
+    """The plan an earlier sitting made with the same settings, or None."""
+    try:
+        kept = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if kept.get("key") != config.plan_key():
+        return None
+    return [VariantPlan(**p) for p in kept["plans"]]
 
 
 def _simulate(rules_id: str, policies: tuple[str, ...], n: int, seed: int, out: Path,
@@ -71,7 +87,13 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
         pilots[variant] = (exact["n"], exact["wins"], cost_per_deal(run, has_stock))
         say(f"  {variant}: exact won {exact['wins']}/{exact['n']}, "
             f"{1000 * pilots[variant][2]:.1f} ms/deal for the four policies")
-    plans = plan_sizes(pilots, config, time.perf_counter() - started)
+    plans = _kept_plan(config, runs_dir / PLAN_FILE)
+    if plans is None:
+        plans = plan_sizes(pilots, config, time.perf_counter() - started)
+        (runs_dir / PLAN_FILE).write_text(json.dumps(
+            {"key": config.plan_key(), "plans": [asdict(p) for p in plans]}, indent=2) + "\n")
+    else:
+        say(f"plan: kept from {runs_dir / PLAN_FILE} (made by an earlier sitting)")
     say(f"plan: {sum(p.n for p in plans)} deals in all, about "
         f"{estimate_seconds(plans, config) / 60:.0f} min on {config.workers} workers")
     for p in plans:
