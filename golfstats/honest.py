@@ -24,22 +24,24 @@ from golfstats.engine import DRAW, Line, Position, Top, legal_moves
 from golfstats.rules import Game, Rules
 
 GOALS = ("win", "strokes")
-#: Default state budget: about 6 bytes of state list per state plus two layers of values
-#: (16 bytes a state) keeps a deal at this budget under 2 GB.
-DEFAULT_MAX_STATES = 120_000_000
+#: Default memory budget of one computation's long pass (goal win: the value pass, sized
+#: before it starts; goal strokes: its state list).  A computation over it is unresolved.
+DEFAULT_MAX_BYTES = 4_000_000_000
+#: Goal strokes lists every reachable state: about 6 bytes of list and 16 of values each.
+STROKES_BYTES_PER_STATE = 22
 
 
 @dataclass
 class Odds:
-    """The honest value of a position (NaN values when not ``resolved``).
+    """The honest value of a position (NaN values when not ``resolved``; ``expected_strokes``
+    NaN when only the chance of winning was asked for).
 
-    ``states`` counts the (heights, drawn) states valued: under goal win the states listed
-    (those some stock order still wins from, and the positions chains pass through to
-    them) plus ``zero_states`` (states no order wins, valued by the fewest-cards rule);
-    under goal strokes every reachable state.  ``peak_bytes`` is the kernel's largest
-    arrays (state lists, two layers of values, the W bitsets ``win_bytes`` and the zero
-    table).  For the record also ``positions`` (heights, top, drawn), ``lookups``
-    (chain-DP and draw look-ups) and ``positive_states`` (states with p > 0).
+    ``states`` counts the (heights, drawn) states valued: under goal win those where some
+    position a chain reaches may be worth more than 0 (``kernels.honest.reach``), of
+    which ``drawn_from`` are drawn from, plus the ``policy_states`` the expected strokes
+    needed; under goal strokes every reachable state.  ``peak_bytes`` is the kernel's
+    largest arrays at once (the bit rows of the first passes, or the tables and values of
+    the long pass), ``seconds`` the wall time.
     """
 
     win_p: float
@@ -48,11 +50,8 @@ class Odds:
     states: int
     seconds: float
     peak_bytes: int = 0
-    positions: int = 0
-    lookups: int = 0
-    positive_states: int = 0
-    zero_states: int = 0
-    win_bytes: int = 0
+    drawn_from: int = 0
+    policy_states: int = 0
 
     def to_record(self) -> dict:
         return asdict(self)
@@ -106,7 +105,7 @@ class OptimalPlay:
 class _Solved:
     odds: Odds
     moves: tuple[np.ndarray, np.ndarray]
-    path: tuple  # what kernels.honest_play's players need
+    path: tuple  # what kernels.honest.play's players need
 
 
 def _check(rules: Rules, goal: str) -> int:
@@ -130,12 +129,15 @@ def _tables(rules: Rules, board: Board, top: Top | None):
 
 
 def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: Top | None,
-           stock_order: np.ndarray | None = None) -> _Solved:
-    from golfstats.kernels.honest import solve_strokes, solve_win
-    from golfstats.kernels.honest_space import COLUMNS, STOCK_KINDS
+           stock_order: np.ndarray | None = None, *, win_only: bool = False,
+           max_bytes: int | None = None, progress=None) -> _Solved:
+    from golfstats.kernels.honest.solve import KEEP_ALL, KEEP_LAYERS, KEEP_PATH, solve_strokes, solve_win
+    from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS
     from golfstats.kernels.tables import board_arrays, kernel_tables
 
     _check(rules, goal)
+    if win_only and goal != "win":
+        raise ValueError("the chance of winning alone is goal win's")
     if len(board.tableau) != COLUMNS:
         raise ValueError(f"the honest kernel solves {COLUMNS}-column golf boards")
     started = time.perf_counter()
@@ -144,35 +146,45 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
     m0 = np.zeros(STOCK_KINDS, np.int64)
     for k in arrays.stock:
         m0[k] += 1
-    wide = tables.n_tops > 15
-    proto = np.zeros(1, np.uint64 if wide else np.uint16)
-    flag = 62 if wide else 15
-    budget = DEFAULT_MAX_STATES if max_states is None else max(int(max_states), 1)
-    order = arrays.stock if stock_order is None else stock_order
+    memory = DEFAULT_MAX_BYTES if max_bytes is None else max(int(max_bytes), 1)
     kt = kernel_tables(tables)
     if goal == "win":
-        resolved, root, moves, sol, pt, stats = solve_win(
-            kt, arrays.exposed, arrays.heights, top_id, m0, budget, proto, flag)
-        path = (sol, pt)
-    else:
-        resolved, root, moves, path, stats = solve_strokes(
-            kt, arrays.exposed, arrays.heights, top_id, m0, budget, np.asarray(order, np.int64),
-            proto, flag)
-    peak = int(stats[3] + stats[4] + stats[7] + stats[9])
-    odds = Odds(float(root[0]), float(root[1]), bool(resolved), int(stats[0] + stats[6]),
-                time.perf_counter() - started, peak, int(stats[1]), int(stats[2]), int(stats[5]),
-                int(stats[6]), int(stats[7]))
+        keep = KEEP_ALL if not win_only else (KEEP_PATH if stock_order is not None else KEEP_LAYERS)
+        sol = solve_win(kt, arrays.exposed, arrays.heights, top_id, m0, keep=keep,
+                        stock_order=stock_order, max_states=max_states, max_bytes=memory,
+                        progress=progress)
+        st = sol.stats
+        odds = Odds(sol.p, sol.e, sol.resolved, st["states"] + st.get("policy_states", 0),
+                    time.perf_counter() - started, st["peak_bytes"], st["drawn_from"],
+                    st.get("policy_states", 0))
+        return _Solved(odds, (sol.moves_p, sol.moves_e), (sol.sol, sol.pt))
+    wide = tables.n_tops > 15
+    proto = np.zeros(1, np.uint64 if wide else np.uint16)
+    budget = memory // STROKES_BYTES_PER_STATE
+    if max_states is not None:
+        budget = min(budget, max(int(max_states), 1))
+    order = arrays.stock if stock_order is None else stock_order
+    resolved, root, moves, path, stats = solve_strokes(
+        kt, arrays.exposed, arrays.heights, top_id, m0, budget, np.asarray(order, np.int64),
+        proto, 62 if wide else 15)
+    odds = Odds(float(root[0]), float(root[1]), bool(resolved), int(stats[0]),
+                time.perf_counter() - started, int(stats[3] + stats[4]))
     return _Solved(odds, moves, path)
 
 
 def odds(board: Board, rules: Rules, goal: str = "win", max_states: int | None = None,
-         top: Top | None = None) -> Odds:
+         top: Top | None = None, *, win_only: bool = False, max_bytes: int | None = None,
+         progress=None) -> Odds:
     """The honest value of ``board`` (a deal or a mid-game position) under ``rules``.
 
     ``top`` overrides the top the board's foundation card stands for (a mid-game top
     such as a dead Queen or a joker's meanings, which board text cannot hold).
+    ``win_only`` (goal win): the chance of winning alone, faster and in less memory
+    (``expected_strokes`` NaN).  ``progress(pass_name, done, total, info)`` is told how
+    a long computation goes (goal win).
     """
-    return _solve(board, rules, goal, max_states, top).odds
+    return _solve(board, rules, goal, max_states, top, win_only=win_only, max_bytes=max_bytes,
+                  progress=progress).odds
 
 
 def move_values(board: Board, rules: Rules, goal: str = "win", max_states: int | None = None,
@@ -211,20 +223,22 @@ def _boards(rules: Rules, deals) -> list[Board]:
     return list(deals)
 
 
-def play_optimal(rules: Rules, deals, goal: str = "win",
-                 max_states: int | None = None) -> list[OptimalPlay]:
+def play_optimal(rules: Rules, deals, goal: str = "win", max_states: int | None = None, *,
+                 win_only: bool = False, max_bytes: int | None = None) -> list[OptimalPlay]:
     """Play each deal (a ``Board``, boards, a ``DealBatch`` or an array of dealt cards in
     layout order) with the optimal honest policy; one ``OptimalPlay`` per deal.
 
     The policy's values are computed from the multiset of the stock; the actual order
     only supplies the card turned at each draw.  After every draw (and at the start) it
-    plays the chain to the best endpoint by the doc's rule (``kernels.honest_play``;
+    plays the chain to the best endpoint by the doc's rule (``kernels.honest.play``;
     remaining ties: fewest cards left, then the first in ``chains.enumerate_chains``
-    order) and draws.  An unresolved deal (budget hit) is played by the fallback, greedy
+    order) and draws.  With ``win_only`` (goal win) only the chances of winning are
+    computed: ties of p are broken by the fewest cards left, then the first, and the
+    expected strokes are NaN.  An unresolved deal (budget hit) is played by the fallback, greedy
     (play whenever possible, the tallest column first, else draw), flagged
     ``odds.resolved=False``, ``line.resolved=False`` and ``fallback="greedy"``.
     """
-    from golfstats.kernels.honest_play import play_greedy, play_strokes, play_win
+    from golfstats.kernels.honest.play import play_greedy, play_strokes, play_win, play_winp
     from golfstats.kernels.tables import board_arrays, kernel_tables
 
     out = []
@@ -233,11 +247,16 @@ def play_optimal(rules: Rules, deals, goal: str = "win",
         tables, top_id, _ = _tables(rules, board, None)
         arrays = board_arrays(board, tables)
         kt = kernel_tables(tables)
-        solved = _solve(board, rules, goal, max_states, None, arrays.stock)
+        solved = _solve(board, rules, goal, max_states, None, arrays.stock, win_only=win_only,
+                        max_bytes=max_bytes)
         buf = np.empty(sum(map(len, board.tableau)) + len(board.stock) + 1, np.int64)
         fallback = ""
         if solved.odds.resolved:
-            if goal == "win":
+            status = 0
+            if win_only:
+                won, strokes, n_moves = play_winp(kt, arrays.exposed, arrays.heights, top_id,
+                                                  arrays.stock, solved.path[0], buf)
+            elif goal == "win":
                 status, won, strokes, n_moves = play_win(
                     kt, arrays.exposed, arrays.heights, top_id, arrays.stock, *solved.path, buf)
             else:

@@ -98,17 +98,32 @@ def test_required_n_meets_the_target():
 
 def test_plan_fits_the_budget_and_scales():
     pilots = {"strict": (400, 130, 0.003), "black-hole": (400, 348, 0.08)}
-    full = plan_sizes(pilots, StudyConfig(workers=2))
+
+    def config(**kw):
+        return StudyConfig(workers=2, half_width=0.005, other_half_width=0.005, honest_hours=0.0,
+                           sampling_n=500, **kw)
+
+    full = plan_sizes(pilots, config())
     assert all(p.n == p.n_required and p.n >= 2000 for p in full)
-    tight = plan_sizes(pilots, StudyConfig(workers=2, hours_budget=0.25))
+    tight = plan_sizes(pilots, config(hours_budget=0.25))
     assert tight[0].n == full[0].n  # the cheap variant keeps its size
     assert 2000 < tight[1].n < full[1].n  # the expensive one is cut to fit
     spent = sum(p.n * p.seconds_per_deal for p in tight) + 3 * 500 * 0.35
     assert spent <= (0.25 * 3600 - 10 * 5) * 2 * 0.9 + 1
-    floor = plan_sizes(pilots, StudyConfig(workers=2, hours_budget=0.01))
+    floor = plan_sizes(pilots, config(hours_budget=0.01))
     assert [p.n for p in floor] == [2000, 2000]
-    small = plan_sizes(pilots, StudyConfig(workers=2, scale=0.01))
+    small = plan_sizes(pilots, config(scale=0.01))
     assert [s.n for s in small] == [max(20, round(f.n * 0.01)) for f in full]
+
+
+def test_plan_targets_per_rule_set():
+    """The three plain king rules are planned for +/-0.10%, the others for +/-0.30%."""
+    pilots = {"strict": (2000, 519, 0.002), "strict+jokers2": (2000, 1574, 0.03)}
+    plans = {p.variant: p for p in plan_sizes(pilots, StudyConfig(workers=2, hours_budget=100))}
+    for variant, hw in (("strict", 0.001), ("strict+jokers2", 0.003)):
+        p = plans[variant]
+        lo, hi = wilson(round(p.p_plan * p.n), p.n)
+        assert (hi - lo) / 2 <= hw and p.n == required_n(p.p_plan, hw)
 
 
 def test_study_end_to_end(tmp_path):

@@ -15,7 +15,8 @@ def study(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder of the committed study.")]
     = Path("results"),
     hours_budget: Annotated[float, typer.Option(
-        "--hours-budget", min=0.01, help="Wall-time budget of the whole study; sizes shrink (and say so) to fit.")] = 5.0,
+        "--hours-budget", min=0.01,
+        help="Wall-time budget of the whole study; sizes shrink (and say so) to fit.")] = 5.0,
     scale: Annotated[float, typer.Option(
         "--scale", min=0.0001, max=1.0, help="Multiply every size (0.01: a quick end-to-end check).")] = 1.0,
     seed: SeedOpt = DEFAULT_SEED,

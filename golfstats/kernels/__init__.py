@@ -27,7 +27,8 @@ _OWN_CACHE = "GOLFSTATS_NUMBA_CACHE"  # set when the directory below was chosen 
 def _cache_dir() -> Path:
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for source in sorted(here.glob("*.py")):
+    for source in sorted(here.rglob("*.py")):  # every file below kernels/, subpackages too
+        digest.update(str(source.relative_to(here)).encode())
         digest.update(source.read_bytes())
     checkout = here.parent.parent
     if (checkout / "pyproject.toml").exists() and os.access(checkout, os.W_OK):

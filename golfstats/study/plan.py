@@ -6,9 +6,10 @@
    exact.  It gives a first estimate p of the exact win rate and the solver's cost per deal.
 2. Plan: for each variant the n whose Wilson 95% interval at rate p* has half-width
    ``target_half_width`` or less (``half_width``, 0.10%, for the three plain king rules;
-   ``other_half_width``, 0.30%, for every other rule set), where p* is the point of the pilot's own 95% interval
-   closest to 1/2 (so an unlucky pilot does not undersize the run); at least ``min_n``
-   (so the honest players' figures are precise too) and at most ``max_n``.  If the
+   ``other_half_width``, 0.30%, for every other rule set), where p* is the point of the
+   pilot's own 95% interval closest to 1/2 (so an unlucky pilot does not undersize the
+   run); at least ``min_n`` (so the honest players' figures are precise too) and at most
+   ``max_n``.  If the
    estimated wall time (measured cost per deal, ``workers`` cores) does not fit in
    ``hours_budget``, the most expensive variants are cut to a common time cap
    (water-filling; never below ``min_n``) and the README says which miss the target.

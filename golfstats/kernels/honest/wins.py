@@ -1,10 +1,11 @@
-"""Which (heights, drawn) states some stock order still wins: the bitsets W (Fact 1).
+"""Which (heights, drawn) states some stock order still wins: the bitsets W (Fact 1), and
+the rows G that say where a chain may still lead to one.
 
 For goal ``win`` the honest kernel values exactly only the states whose win probability
 is positive, and by Fact 1 of ``docs/honest-play.md`` those are the states from which
 some order of the remaining stock lets a clairvoyant player clear the tableau.  This
 module decides that question for every height vector h below the position's heights
-at once, as a bitset ``W[h]`` over all D-codes (``honest_space``): bit d is set when,
+at once, as a bitset ``W[h]`` over all D-codes (``honest.space``): bit d is set when,
 with the multiset of D-code d drawn, a player about to draw at h can still win for
 some order of the cards left.  Clairvoyant winnability is a yes/no question, so it
 obeys the same chain recursion as the values with "best" replaced by "or":
@@ -32,6 +33,11 @@ whose exposed card t accepts (and the top each play makes): rows are computed on
 distinct S at h (for tops that make one top per played kind) and shared.  A row that is
 all zero is not stored (code -1); B of the cleared tableau is the all-ones row (code -2).
 
+G(h) is W(h) together with every row B'(h, t) the pass computes at h: bit D is set when
+some top (h, t) may be reached with leads, by a chain of plays, to a draw that W wins or
+to the cleared tableau.  It is a superset of where any position at h is worth valuing
+(``honest.reach`` keeps the reachable positions inside it).
+
 No I/O, no RNG.
 """
 
@@ -41,7 +47,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest_space import COLUMNS, STOCK_KINDS, after_bits, play_groups, popcount
+from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, after_bits, play_groups, popcount
 
 ZERO, ALL = -1, -2  # row codes: the empty row, the full row; >= 0 a level row; <= -3 a W row
 
@@ -107,21 +113,30 @@ def win_bit(wt, g, d):
 @nb.njit(cache=True, nogil=True)
 def win_table(kt, exposed, heights0, m0, pwd, size):
     """W as ``wt[d, g >> 6]`` bit ``g & 63`` (``win_bit``), with ``stats`` as ``win_sets``'s
-    (and the table's bytes in ``stats[1]``): ``win_sets`` transposed 64 x 64 bits at a time."""
-    widx, wpool, stats = win_sets(kt, exposed, heights0, m0, pwd, size)
-    g_size = widx.shape[0]
+    (and the table's bytes in ``stats[1]``)."""
+    widx, wpool, gidx, gpool, stats = win_sets(kt, exposed, heights0, m0, pwd, size)
+    wt = transpose(widx, wpool, size)
+    stats[1] = wt.shape[0] * wt.shape[1] * 8
+    return wt, stats
+
+
+@nb.njit(cache=True, nogil=True)
+def transpose(idx, pool, size):
+    """The D-major bit table of h-major rows: ``t[d, g >> 6]`` bit ``g & 63`` is bit d of
+    ``pool[idx[g]]`` (``idx[g] < 0``: an empty row), 64 x 64 bits at a time."""
+    g_size = idx.shape[0]
     gwords = (g_size + 63) >> 6
-    wt = np.zeros((size, gwords), np.uint64)
+    t = np.zeros((size, gwords), np.uint64)
     a = np.empty(64, np.uint64)
-    words = wpool.shape[1] - 1
+    words = pool.shape[1] - 1
     for gb in range(gwords):
         for i in range(words):
             nonzero = False
             for q in range(64):  # rows in reverse: _transpose64 mirrors on the anti-diagonal
                 g = gb * 64 + q
                 v = np.uint64(0)
-                if g < g_size and widx[g] >= 0:
-                    v = wpool[widx[g], i]
+                if g < g_size and idx[g] >= 0:
+                    v = pool[idx[g], i]
                 a[63 - q] = v
                 nonzero |= v != 0
             if not nonzero:
@@ -130,9 +145,8 @@ def win_table(kt, exposed, heights0, m0, pwd, size):
             for q in range(64):
                 dd = i * 64 + q
                 if dd < size:
-                    wt[dd, gb] = a[63 - q]
-    stats[1] = size * gwords * 8
-    return wt, stats
+                    t[dd, gb] = a[63 - q]
+    return t
 
 
 @nb.njit(cache=True, nogil=True)
@@ -154,11 +168,12 @@ def _transpose64(a):
 
 @nb.njit(cache=True, nogil=True)
 def win_sets(kt, exposed, heights0, m0, pwd, size):
-    """The W bitsets of every height vector below ``heights0`` (dense codes).
+    """The W bitsets and G rows of every height vector below ``heights0`` (dense codes).
 
-    Returns ``(widx, wpool, stats)``: W[g] is ``wpool[widx[g]]`` (``widx[g] = -1``: W[g]
-    is empty), ``stats = [rows kept, peak level rows, words per row]``.  The pool is
-    allocated for every height vector but only the rows written are touched.
+    Returns ``(widx, wpool, gidx, gpool, stats)``: W[g] is ``wpool[widx[g]]`` (``widx[g] =
+    -1``: W[g] is empty), G[g] likewise, ``stats = [W rows kept, peak level rows, words
+    per row, G rows kept]``.  The pools are allocated for every height vector but only
+    the rows written are touched.
     """
     pw, full, g_size = powers(heights0)
     words = ((size + 63) >> 6) + 1
@@ -206,6 +221,9 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
     bufs = np.empty((2, cap, words), np.uint64)
     widx = np.full(g_size, -1, np.int64)
     wpool = np.empty((g_size, words), np.uint64)
+    gidx = np.full(g_size, -1, np.int64)
+    gpool = np.empty((g_size, words), np.uint64)
+    n_g = 0
     n_w = 0
     peak = 0
     # scratch: B' rows of this h, memoised by column set (128 sets)
@@ -291,15 +309,25 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
                     slot += 1
                 m >>= 1
                 u += 1
+            # G(h): W(h) and every B' row of h
+            grow = gpool[n_g]
+            grow[:] = w
+            for s2 in range(n_s):
+                for i in range(words):
+                    grow[i] |= scratch[s2, i]
+            if not _is_zero(grow):
+                gidx[g] = n_g
+                n_g += 1
             for key in range(128):  # reset the memo of this h
                 memo[key] = -1
                 memo_lvl[key] = -1
         peak = max(peak, n_rows)
-    stats = np.zeros(3, np.int64)
+    stats = np.zeros(4, np.int64)
     stats[0] = n_w
     stats[1] = peak
     stats[2] = words
-    return widx, wpool, stats
+    stats[3] = n_g
+    return widx, wpool, gidx, gpool, stats
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -14,10 +14,8 @@ import numpy as np
 from golfstats.kernels.chains import chain_candidates, chain_moves, enumerate_chains
 from golfstats.kernels.constants import DRAW
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest_policy import policy_value
-from golfstats.kernels.honest_space import COLUMNS, LEVEL_SHIFT, STROKES, TOL, d_codes, find_key, state_key
-from golfstats.kernels.honest_winp import listed_p
-from golfstats.kernels.honest_wins import win_bit
+from golfstats.kernels.honest.policy import p_of, policy_value
+from golfstats.kernels.honest.space import COLUMNS, LEVEL_SHIFT, STROKES, TOL, d_codes, find_key, state_key
 
 
 @nb.njit(cache=True, nogil=True)
@@ -86,7 +84,6 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
     (``honest_policy``, memoised in ``pt``).  Returns ``(status, won, strokes, n_moves)``;
     status 1 is a value that could not be found (an internal error or the budget).
     """
-    keys, masks, flag, blk_lo, blk_hi, pvals, wt = sol
     n = stock.shape[0]
     m0 = np.zeros(14, np.int64)
     for i in range(n):
@@ -102,23 +99,8 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
     while True:
         n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
         cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
-        vp = np.zeros(n_c)
+        vp, left, dense, best_p = _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
         ve = np.full(n_c, np.inf)
-        left = np.zeros(n_c, np.int64)
-        dense = np.zeros(n_c, np.int64)
-        best_p = -1.0
-        for ci in range(n_c):
-            i = cands[ci]
-            for c in range(COLUMNS):
-                left[ci] += ends_h[i, c]
-                dense[ci] += ends_h[i, c] * pw[c]
-            if left[ci] == 0:
-                vp[ci] = 1.0
-            elif k < n and win_bit(wt, dense[ci], d):
-                vp[ci] = listed_p(keys, masks, flag, blk_lo, blk_hi, pvals, d, state_key(ends_h[i]))
-                if vp[ci] < 0:
-                    return 1, False, 0, n_moves
-            best_p = max(best_p, vp[ci])
         least = 1 << 30
         for ci in range(n_c):
             least = min(least, left[ci])
@@ -141,6 +123,62 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
             moves_out, n_moves, k)
         if over:
             return 0, won, strokes, n_moves
+        d += pwd[stock[k - 1]]
+
+
+@nb.njit(cache=True, nogil=True)
+def _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n):
+    """p of each candidate endpoint (1 cleared, 0 out of stock, else the state's p), its
+    cards left and dense code, and the best p."""
+    vp = np.zeros(n_c)
+    left = np.zeros(n_c, np.int64)
+    dense = np.zeros(n_c, np.int64)
+    best_p = -1.0
+    for ci in range(n_c):
+        i = cands[ci]
+        for c in range(COLUMNS):
+            left[ci] += ends_h[i, c]
+            dense[ci] += ends_h[i, c] * pw[c]
+        if left[ci] == 0:
+            vp[ci] = 1.0
+        elif k < n:
+            vp[ci] = p_of(sol, dense[ci], d)
+        best_p = max(best_p, vp[ci])
+    return vp, left, dense, best_p
+
+
+@nb.njit(cache=True, nogil=True)
+def play_winp(kt, exposed, heights0, top0, stock, sol, moves_out):
+    """Play the deal (stock in draw order, kinds) with the chances of winning alone (goal
+    win without the expected strokes): at the start and after every draw, the chain to
+    the endpoint with the largest p (within TOL), then the fewest cards left, then the
+    first in ``chains.enumerate_chains`` order.  ``sol`` need hold only the blocks the
+    stock order visits.  Returns ``(won, strokes, n_moves)``."""
+    n = stock.shape[0]
+    pw, full, g_size = powers(heights0)
+    m0 = np.zeros(14, np.int64)
+    for i in range(n):
+        m0[stock[i]] += 1
+    pwd, size, order, layer_start = d_codes(m0)
+    heights = heights0.copy()
+    top = top0
+    k = 0
+    d = 0
+    n_moves = 0
+    plan = np.empty(64, np.int64)
+    while True:
+        n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
+        cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
+        vp, left, dense, best_p = _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
+        pick = -1
+        for ci in range(n_c):
+            if vp[ci] >= best_p - TOL and (pick < 0 or left[ci] < left[pick]):
+                pick = ci
+        k, n_moves, heights, top, over, won, strokes = _advance(
+            kt, stock, cands[pick], left[pick], ends_h, ends_top, ends_len, parent, move, plan,
+            moves_out, n_moves, k)
+        if over:
+            return won, strokes, n_moves
         d += pwd[stock[k - 1]]
 
 

@@ -5,8 +5,8 @@ breaks ties (p within TOL) or, where nothing can be won (the best p* is at most 
 comes after the fewest cards.  So e is needed only at the endpoints that compete:
 
     after a draw (or at a position), the endpoints of the chains from it that may draw;
-    p* their best p (``honest_winp``: p of the listed states, 0 where W is 0, 1 for the
-    cleared tableau);
+    p* their best p (``honest.winp``: p of the drawn-from states, 0 where no order wins,
+    1 for the cleared tableau);
     competing: if p* > TOL those with p >= p* - TOL, else those with the fewest cards;
     chosen: if p* > TOL the smallest e (within TOL), then the fewest cards; else the
     smallest e; and the value is the chosen endpoint's own (p, e).
@@ -35,21 +35,39 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.hashset import slot_of
-from golfstats.kernels.honest_space import (
+from golfstats.kernels.honest.blocks import rank_of
+from golfstats.kernels.honest.space import (
     BITS,
     COLUMNS,
     DIGIT,
-    LEVEL_SHIFT,
     STOCK_KINDS,
     TOL,
     dense_of,
     exposed_bits,
 )
-from golfstats.kernels.honest_winp import listed_p
-from golfstats.kernels.honest_wins import win_bit
 
-_COUNT, _EUSED, _CAP, _FAILED, _GSIZE, _BAD = 0, 1, 2, 3, 4, 5
+_COUNT, _EUSED, _CAP, _FAILED, _GSIZE = 0, 1, 2, 3, 4
 ENDS = 4  # ints per endpoint: dense code, packed code, cards, may draw
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def p_at(dr, cum, off, vals, g, d):
+    """p of the state (dense heights g, D-code d) about to draw: its value when it is drawn
+    from, else 0 (a reachable state that is not drawn from has W clear: Fact 1).  ``dr``
+    the drawn-from table, ``cum`` its rank index, block d's values from ``vals[off[d]]``."""
+    k = rank_of(dr, cum, d, g)
+    return vals[off[d] + k] if k >= 0 else 0.0
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def p_of(sol, g, d):
+    """``p_at`` with ``sol = (dr, cum, off, vals)``."""
+    return p_at(sol[0], sol[1], sol[2], sol[3], g, d)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _drawn(dr, g, d):
+    return (dr[d, g >> 6] >> np.uint64(g & 63)) & np.uint64(1) != 0
 
 
 @nb.njit(cache=True, nogil=True)
@@ -73,9 +91,7 @@ def policy_count(pt):
 
 @nb.njit(cache=True, nogil=True)
 def policy_failed(pt):
-    """The budget was hit (``1``) or a listed value was missing (``2``, an internal error)."""
-    if pt[2][_BAD]:
-        return 2
+    """The budget was hit (``1``), or not (``0``)."""
     return 1 if pt[2][_FAILED] else 0
 
 
@@ -90,9 +106,9 @@ def _find(hk, key):
         i = (i + 1) & mask
 
 
-@nb.njit(cache=True, nogil=True)
-def _put(pt, key, p, e):
-    hk, hv, meta, ecache, epool, mark = pt
+@nb.njit(cache=True, nogil=True, inline="always")
+def _put(hk, hv, meta, key, p, e):
+    """Store (p, e) under ``key``; returns the table (doubled when half full)."""
     i = _find(hk, key)
     if hk[i] == -1:
         meta[_COUNT] += 1
@@ -108,8 +124,8 @@ def _put(pt, key, p, e):
                 hk2[t] = hk[s]
                 hv2[2 * t] = hv[2 * s]
                 hv2[2 * t + 1] = hv[2 * s + 1]
-        return hk2, hv2, meta, ecache, epool, mark
-    return pt
+        return hk2, hv2
+    return hk, hv
 
 
 @nb.njit(cache=True, nogil=True)
@@ -205,12 +221,9 @@ def chain_ends(kt, exposed, pw, gp0, u0, mark, out, at):
 
 
 @nb.njit(cache=True, nogil=True)
-def _ends_of(pt, kt, exposed, heights0, pw, g, r):
-    """Offset of the cached endpoints of (h, drawn(r)): ``[count, ENDS ints each...]``."""
-    hk, hv, meta, ecache, epool, mark = pt
-    slot = g * STOCK_KINDS + r
-    if ecache[slot] >= 0:
-        return ecache[slot], pt
+def _new_ends(kt, exposed, heights0, pw, g, r, meta, mark, epool):
+    """List the endpoints of (h, drawn(r)) at ``epool[meta[_EUSED]]``: ``[count, ENDS ints
+    each...]``; returns (their offset, the pool, grown if needed)."""
     gp = 0
     x = g
     for c in range(COLUMNS):
@@ -219,28 +232,25 @@ def _ends_of(pt, kt, exposed, heights0, pw, g, r):
     used = meta[_EUSED]
     cnt, epool = chain_ends(kt, exposed, pw, gp, kt.drawn[r], mark, epool, used + 1)
     epool[used] = cnt
-    ecache[slot] = used
     meta[_EUSED] = used + 1 + ENDS * cnt
-    return used, (hk, hv, meta, ecache, epool, mark)
+    return used, epool
 
 
-@nb.njit(cache=True, nogil=True)
-def choose(pt, ends, at, cnt, d, j, n, sol, zero):
+@nb.njit(cache=True, nogil=True, inline="always")
+def choose(hk, hv, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, zero):
     """The doc's choice among the endpoints ``ends[at:at + ENDS * cnt]`` with D-code d drawn
-    (|D| = j).  ``sol`` = (keys, masks, flag, blk_lo, blk_hi, pvals, wt).  With
+    (|D| = j), p from ``p_at(dr, cum, off, vals, ...)``, e from the table (hk, hv).  With
     ``zero`` the caller knows that no stock order wins from any of them (they follow a
     draw from a state whose W bit is 0), so their p is not looked up.
 
     Returns ``(status, p, e, cards, index, need)``: status 0 a value (of the endpoint
     ``index``, the first chosen in list order); 1 the value of the state ``need`` (a
-    dense code, drawn from at d) is missing from the table; 2 a listed p is missing.
+    dense code, drawn from at d) is not in the table yet.
     """
-    keys, masks, flag, blk_lo, blk_hi, pvals, wt = sol
-    hk, hv = pt[0], pt[1]
-    g_size = pt[2][_GSIZE]
+    g_size = meta[_GSIZE]
     stuck_only = j < n
-    pt[2][6] += 1
-    pt[2][7] += cnt
+    meta[6] += 1
+    meta[7] += cnt
     best_p = -1.0
     least = 1 << 30
     for i in range(cnt):
@@ -253,12 +263,10 @@ def choose(pt, ends, at, cnt, d, j, n, sol, zero):
             break  # fewest cards first: the first that may draw has the fewest
         if gp == 0:
             p = 1.0
-        elif j == n or not win_bit(wt, g, d):
+        elif j == n:
             p = 0.0
         else:
-            p = listed_p(keys, masks, flag, blk_lo, blk_hi, pvals, d, (cards << LEVEL_SHIFT) | gp)
-            if p < 0:
-                return 2, 0.0, 0.0, 0, -1, -1
+            p = p_at(dr, cum, off, vals, g, d)
         best_p = max(best_p, p)
     win = best_p > TOL
     # the competing endpoints' own values: the smallest e (within TOL), then the fewest
@@ -278,11 +286,10 @@ def choose(pt, ends, at, cnt, d, j, n, sol, zero):
             if win:
                 if gp == 0:
                     p = 1.0
-                elif j == n or not win_bit(wt, g, d):
+                elif j == n or not _drawn(dr, g, d):
                     continue
                 else:
-                    p = listed_p(keys, masks, flag, blk_lo, blk_hi, pvals, d,
-                                 (cards << LEVEL_SHIFT) | gp)
+                    p = p_at(dr, cum, off, vals, g, d)
                 if p < best_p - TOL:
                     continue
             elif cards != least:
@@ -314,13 +321,18 @@ def choose(pt, ends, at, cnt, d, j, n, sol, zero):
 @nb.njit(cache=True, nogil=True)
 def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
     """The policy's (p, e) of drawing at the state (dense code g, D-code d, |D| = j < n),
-    memoised with everything it needs.  Returns ``(p, e, pt)`` (NaN once failed)."""
-    g_size = pt[2][_GSIZE]
-    hk = pt[0]
+    memoised with everything it needs.  Returns ``(p, e, pt)`` (NaN once failed).
+
+    The table's arrays are taken out of ``pt`` once: the depth-first walk below calls only
+    inlined helpers on plain arrays (tuples of arrays passed on every call cost more
+    than the work)."""
+    hk, hv, meta, ecache, epool, mark = pt
+    dr, cum, off, vals = sol
+    g_size = meta[_GSIZE]
     i = _find(hk, d * g_size + g)
     if hk[i] != -1:
-        return pt[1][2 * i], pt[1][2 * i + 1], pt
-    if pt[2][_FAILED] or pt[2][_BAD]:
+        return hv[2 * i], hv[2 * i + 1], pt
+    if meta[_FAILED]:
         return np.nan, np.nan, pt
     depth = n + 2
     fg = np.empty(depth, np.int64)
@@ -331,24 +343,23 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
     fe = np.zeros(depth, np.float64)
     sp = 0
     fg[0], fd[0], fj[0] = g, d, j
-    wt = sol[6]
     while sp >= 0:
         g, d, j = fg[sp], fd[sp], fj[sp]
         r = fr[sp]
         child = False
-        zero = not win_bit(wt, g, d)  # then nothing after a draw here can win
+        zero = not _drawn(dr, g, d)  # then nothing after a draw here can win
         while r < STOCK_KINDS:
             left = m0[r] - (d // pwd[r]) % (m0[r] + 1)
             if left == 0:
                 r += 1
                 continue
-            eo, pt = _ends_of(pt, kt, exposed, heights0, pw, g, r)
-            epool = pt[4]
-            status, p, e, c, _, need = choose(pt, epool, eo + 1, epool[eo], d + pwd[r], j + 1, n,
-                                              sol, zero)
-            if status == 2:
-                pt[2][_BAD] = 1
-                return np.nan, np.nan, pt
+            slot = g * STOCK_KINDS + r
+            eo = ecache[slot]
+            if eo < 0:
+                eo, epool = _new_ends(kt, exposed, heights0, pw, g, r, meta, mark, epool)
+                ecache[slot] = eo
+            status, p, e, c, _, need = choose(hk, hv, meta, epool, eo + 1, epool[eo], d + pwd[r],
+                                              j + 1, n, dr, cum, off, vals, zero)
             if status == 1:
                 fr[sp] = r
                 sp += 1
@@ -361,13 +372,13 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
             r += 1
         if child:
             continue
-        pt = _put(pt, d * g_size + g, fp[sp], fe[sp])
-        if pt[2][_COUNT] >= pt[2][_CAP]:
-            pt[2][_FAILED] = 1
-            return np.nan, np.nan, pt
+        hk, hv = _put(hk, hv, meta, d * g_size + g, fp[sp], fe[sp])
+        if meta[_COUNT] >= meta[_CAP]:
+            meta[_FAILED] = 1
+            return np.nan, np.nan, (hk, hv, meta, ecache, epool, mark)
         sp -= 1
-    i = _find(pt[0], fd[0] * g_size + fg[0])
-    return pt[1][2 * i], pt[1][2 * i + 1], pt
+    i = _find(hk, fd[0] * g_size + fg[0])
+    return hv[2 * i], hv[2 * i + 1], (hk, hv, meta, ecache, epool, mark)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -377,12 +388,10 @@ def position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, gp, u, d, j):
     ends = np.empty(64, np.int64)
     cnt, ends = chain_ends(kt, exposed, pw, gp, u, pt[5], ends, 0)
     while True:
-        status, p, e, c, _, need = choose(pt, ends, 0, cnt, d, j, n, sol, False)
+        status, p, e, c, _, need = choose(pt[0], pt[1], pt[2], ends, 0, cnt, d, j, n, sol[0], sol[1],
+                                          sol[2], sol[3], False)
         if status == 0:
             return p, e, pt
-        if status == 2:
-            pt[2][_BAD] = 1
-            return np.nan, np.nan, pt
         vp, ve, pt = policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, need, d, j)
         if np.isnan(vp):
             return np.nan, np.nan, pt

@@ -260,3 +260,20 @@ def draw_sources(kt, m0, pwd, d, n, j, blk_lo, blk_hi):
         top[na] = kt.drawn[r]
         na += 1
     return cur, end, prob, top, na
+
+
+@nb.njit(cache=True, nogil=True)
+def packed_codes(heights0):
+    """The packed code of every dense heights code below ``heights0``."""
+    g_size = 1
+    for c in range(heights0.shape[0]):
+        g_size *= heights0[c] + 1
+    out = np.empty(g_size, np.int64)
+    for g in range(g_size):
+        x = g
+        gp = 0
+        for c in range(heights0.shape[0]):
+            gp |= (x % (heights0[c] + 1)) << (BITS * c)
+            x //= heights0[c] + 1
+        out[g] = gp
+    return out

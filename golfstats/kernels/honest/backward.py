@@ -25,7 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.honest_space import (
+from golfstats.kernels.honest.space import (
     BITS,
     COLUMNS,
     DIGIT,

@@ -9,15 +9,13 @@ stop at and draw from under draw any-time; under when-stuck only where its top
 accepts no exposed card, so each stored state carries that flag.
 
 Output (all states of all layers, layer after layer, blocks in code order, keys
-increasing within a block): ``keys[i]`` the state key (``honest_space``), ``masks[i]`` the set of
+increasing within a block): ``keys[i]`` the state key (``honest.space``), ``masks[i]`` the set of
 tops reached there (bit ``flag`` set when a draw is legal from the state),
 ``blk_lo[d], blk_hi[d]`` the block of D-code d (-1 if empty), and the layer bounds.
 The scratch array ``mark`` (over dense codes) is left zero.
 
-Goal win (``restrict``): after a block's closure ``_prune`` keeps the positions some
-stock order still wins from (W, ``honest_wins``), levels upwards, and only the states
-with W set are flagged to be drawn from; the others need no value here (p = 0 is all
-the maximum of p needs, ``honest_winp``).  No I/O, no RNG.
+It is the state space of goal strokes (``honest.backward``), which needs every reachable
+state; goal win lists far fewer (``honest.reach``).  No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -25,21 +23,19 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.honest_space import (
+from golfstats.kernels.honest.space import (
     BITS,
     COLUMNS,
     DIGIT,
     LEVEL_SHIFT,
     PACKED,
     STOCK_KINDS,
-    accepts_none,
     after_bits,
     dense_of,
     exposed_bits,
     play_groups,
     popcount,
 )
-from golfstats.kernels.honest_wins import win_bit
 
 LEVELS = 36  # cards left 0..35
 
@@ -83,13 +79,8 @@ def _level_offsets(heights0):
 
 @nb.njit(cache=True, nogil=True)
 def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, keys, masks,
-            flag, max_states, restrict, wt):
+            flag, max_states):
     """Fill ``keys``/``masks`` (capacity = their length) with every reachable state.
-
-    With ``restrict`` (goal win) only the positions some stock order still wins from
-    are kept (``_prune``, from the W table ``wt``, ``honest_wins.win_table``), and only the states
-    with W set carry the draw flag (are drawn from): the others are valued by
-    ``kernels.honest_zero``.
 
     Returns ``(ok, n_states, layer_lo, blk_lo, blk_hi, positions)``; ``ok`` is False when
     the states would exceed ``max_states`` (or the arrays), and nothing else is valid
@@ -120,7 +111,6 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
     n_states = 0
     positions = 0
     flag_bit = np.int64(1) << flag
-    good = np.zeros_like(mark)  # restrict: the tops of each listed state some order wins from
     for j in range(n + 1):
         layer_lo[j] = n_states
         for oi in range(layer_start[j], layer_start[j + 1]):
@@ -172,24 +162,18 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
                                 lvl_n[k - 1] += 1
                             mark[g2] = m2 | bits
             positions += lvl_n[0]
-            if restrict:
-                total = _prune(kt, exposed, pw, acc_of, after_of, wt, lvl, lvl_off, lvl_n,
-                               top_level, mark, good, d, j == n)
-            else:
-                total = 0
-                for k in range(top_level + 1):
-                    total += lvl_n[k]
+            total = 0
+            for k in range(top_level + 1):
+                total += lvl_n[k]
             if total == 0:
                 for k in range(top_level + 1):
                     for t in range(lvl_off[k], lvl_off[k] + lvl_n[k]):
                         mark[lvl[t] >> LEVEL_SHIFT] = 0
-                        good[lvl[t] >> LEVEL_SHIFT] = 0
                 continue
             if n_states + total > cap:
                 for k in range(top_level + 1):
                     for t in range(lvl_off[k], lvl_off[k] + lvl_n[k]):
                         mark[lvl[t] >> LEVEL_SHIFT] = 0
-                        good[lvl[t] >> LEVEL_SHIFT] = 0
                 return False, n_states, layer_lo, blk_lo, blk_hi, positions
             blk_lo[d] = n_states
             last = j == n
@@ -203,14 +187,7 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
                     gp = seg[t] & PACKED
                     m = np.int64(mark[g])
                     mark[g] = 0
-                    if restrict:
-                        m = np.int64(good[g])
-                        good[g] = 0
-                        if m == 0:
-                            continue
-                        if not last and _drawable(kt, exposed, gp, m) and win_bit(wt, g, d):
-                            m |= flag_bit
-                    elif not last and _drawable(kt, exposed, gp, m):
+                    if not last and _drawable(kt, exposed, gp, m):
                         m |= flag_bit
                     keys[n_states] = (k << LEVEL_SHIFT) | gp
                     masks[n_states] = m
@@ -218,52 +195,3 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
             blk_hi[d] = n_states
     layer_lo[n + 1] = n_states
     return True, n_states, layer_lo, blk_lo, blk_hi, positions
-
-
-@nb.njit(cache=True, nogil=True)
-def _prune(kt, exposed, pw, acc_of, after_of, wt, lvl, lvl_off, lvl_n, top_level, mark,
-           good, d, last):
-    """Mark in ``good[g]`` the tops of each listed position of block d from which some
-    stock order wins: the cleared tableau; a position that may draw where W is set; a
-    position with a play into a good position.  Levels upwards, so a child is done
-    before its parents.  Returns how many states have a good top."""
-    play_next = kt.play_next
-    kept = 0
-    for k in range(top_level + 1):
-        for t in range(lvl_off[k], lvl_off[k] + lvl_n[k]):
-            g = lvl[t] >> LEVEL_SHIFT
-            gp = lvl[t] & PACKED
-            m = np.int64(mark[g])
-            if gp == 0:
-                gm = m
-            else:
-                gm = 0
-                if not last and win_bit(wt, g, d):
-                    if kt.when_stuck:
-                        gm = accepts_none(kt, exposed, gp, m)
-                    else:
-                        gm = m
-                for c in range(COLUMNS):
-                    hc = (gp >> (BITS * c)) & DIGIT
-                    if hc == 0:
-                        continue
-                    x = exposed[c, hc]
-                    src = m & acc_of[x]
-                    if src == 0:
-                        continue
-                    gd = np.int64(good[g - pw[c]])
-                    if gd == 0:
-                        continue
-                    if after_of[x] >= 0:
-                        if (gd >> after_of[x]) & 1:
-                            gm |= src
-                    else:
-                        u = 0
-                        while src:
-                            if src & 1 and (gd >> play_next[u, x]) & 1:
-                                gm |= np.int64(1) << u
-                            src >>= 1
-                            u += 1
-            good[g] = gm
-            kept += gm != 0
-    return kept

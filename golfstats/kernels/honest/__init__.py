@@ -1,0 +1,9 @@
+"""Perfect play without peeking, compiled (``docs/honest-play.md``; the Python front is
+``golfstats.honest``).
+
+``space`` the state codes and comparisons; ``wins`` the W bitsets and G rows; ``reach``
+the states the position reaches; ``blocks`` their tables a drawn multiset at a time;
+``winp`` the chances of winning; ``policy`` the policy's expected strokes along its own
+choices; ``forward`` and ``backward`` goal strokes' whole state space; ``play`` the
+play-outs of the ``optimal`` policy; ``solve`` the entry points.  No I/O, no RNG.
+"""

@@ -1,0 +1,260 @@
+"""Which states the position reaches: the rows R over drawn multisets, level by level down.
+
+Goal win values only the states a draw is taken from (``docs/honest-play.md``, "Reach and
+drawn-from states"): Dr(h)[D] is set when the position (h0, t0) with nothing drawn reaches,
+through states drawn from, a position at heights h with D drawn from which a draw may
+follow, and W(h)[D] is set (some order of the stock left still wins from there, Fact 1; a
+state with W clear is worth 0 and nothing after it is needed).  The pass also keeps, per
+h, the row Q(h) of the D at which some position (h, t) is worth a chain DP: Dr(h), and
+the reachable positions (h, t) from which a play is legal, inside G(h) (``honest.wins``).
+
+Rows are bitsets over D-codes (``honest.space``; adding a card of kind r adds ``pwd[r]``,
+a left shift).  For the positions (h, t), a level (cards left) at a time from the
+position's own level down:
+
+* In(h, t): the positions a play leads to.  A play of column c from (h + e_c, t') with
+  t' accepting its card x gives (h, t' after x), so In(h, t) is the OR of the rows of the
+  level above with that move; the position itself adds the bit of D = {} at (h0, t0).
+* Dr(h) = W(h) AND the closure of Z = OR of In(h, t) over the tops that may draw at h
+  (any-time: all; when-stuck: those accepting no exposed card) under adding a kind r
+  whose turned top may draw at h (a draw that plays nothing is followed by another
+  draw).  Every D between a bit of Z AND W(h) and a bit of the closure is in W(h):
+  W(h) is closed under removing such kinds (draw the removed card first, then follow
+  the order that wins), so the closure of (Z AND W(h)), AND W(h), is exactly the set of
+  D reached through drawn-from states.
+* The position rows of h for the level below: In(h, t) OR, for each kind r turning top
+  t, Dr(h) shifted by r (the draw from (h, D) reaches (h, drawn(r)) with D + r drawn),
+  kept only for tops t that accept an exposed card (others start no chain) and ANDed
+  with G(h) (a position outside G(h) reaches no winning draw, and neither do the
+  positions its chains lead to: they would put it inside).  The position's own rows
+  are not ANDed: its top need not be one G(h0) was made for.
+* Q(h) = Dr(h) OR the position rows of h.
+
+Only two levels of position rows are alive.  No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.core import powers
+from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, play_groups, rank_in
+
+
+@nb.njit(cache=True, nogil=True)
+def up_masks(m0, pwd, size):
+    """Per kind r the D-codes with D[r] >= 1: where a card of kind r added may land."""
+    words = ((size + 63) >> 6) + 1
+    kup = np.zeros((STOCK_KINDS, words), np.uint64)
+    for d in range(size):
+        bit = np.uint64(1) << np.uint64(d & 63)
+        for r in range(STOCK_KINDS):
+            if m0[r] > 0 and (d // pwd[r]) % (m0[r] + 1) >= 1:
+                kup[r, d >> 6] |= bit
+    return kup
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def or_shifted_up(dst, src, shift, mask):
+    """dst |= (src << shift) & mask over rows of 64-bit words: bit D of src lands on bit
+    D + shift.  Safe in place (word i reads words <= i, visited from the top down)."""
+    words = dst.shape[0]
+    q = shift >> 6
+    b = np.uint64(shift & 63)
+    if b == 0:
+        for i in range(words - 1, q - 1, -1):
+            dst[i] |= src[i - q] & mask[i]
+    else:
+        cb = np.uint64(64) - b
+        for i in range(words - 1, q, -1):
+            dst[i] |= ((src[i - q] << b) | (src[i - q - 1] >> cb)) & mask[i]
+        dst[q] |= (src[0] << b) & mask[q]
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _is_zero(row):
+    for i in range(row.shape[0]):
+        if row[i]:
+            return False
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
+def _levels(heights0, g_size):
+    """Dense codes by level (cards left): ``by_level[n_lv[k]:n_lv[k + 1]]``."""
+    level = np.zeros(g_size, np.int64)
+    n_lv = np.zeros(COLUMNS * 6 + 2, np.int64)
+    for g in range(g_size):
+        x = g
+        k = 0
+        for c in range(COLUMNS):
+            k += x % (heights0[c] + 1)
+            x //= heights0[c] + 1
+        level[g] = k
+        n_lv[k + 1] += 1
+    for k in range(n_lv.shape[0] - 1):
+        n_lv[k + 1] += n_lv[k]
+    by_level = np.empty(g_size, np.int64)
+    fill = n_lv.copy()
+    for g in range(g_size):
+        by_level[fill[level[g]]] = g
+        fill[level[g]] += 1
+    return by_level, n_lv
+
+
+@nb.njit(cache=True, nogil=True)
+def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gpool):
+    """Dr and Q, h-major: ``rpool[ridx[g]]`` and ``qpool[qidx[g]]`` (index -1: empty).
+
+    Returns ``(ridx, rpool, qidx, qpool, stats)``, ``stats = [Dr rows, Q rows, peak
+    position rows of a level, position rows in all]``.
+    """
+    pw, full, g_size = powers(heights0)
+    words = wpool.shape[1]
+    kup = up_masks(m0, pwd, size)
+    play_next = kt.play_next
+    accepts = kt.accepts
+    n_tops = play_next.shape[0]
+    acc_of, after_of = play_groups(play_next)
+    by_level, n_lv = _levels(heights0, g_size)
+    top_level = 0
+    for c in range(COLUMNS):
+        top_level += heights0[c]
+    cap = 1
+    for k in range(top_level + 1):
+        cap = max(cap, (n_lv[k + 1] - n_lv[k]) * n_tops)
+    bufs = np.empty((2, cap, words), np.uint64)  # touched only where rows are written
+    pmask = np.zeros(g_size, np.int64)  # tops with a position row at g, in its level's buffer
+    pbase = np.zeros(g_size, np.int64)
+    ridx = np.full(g_size, -1, np.int64)
+    rpool = np.empty((g_size, words), np.uint64)
+    qidx = np.full(g_size, -1, np.int64)
+    qpool = np.empty((g_size, words), np.uint64)
+    n_r = 0
+    n_q = 0
+    inrow = np.zeros((n_tops, words), np.uint64)
+    z = np.zeros(words, np.uint64)
+    dig = np.zeros(COLUMNS, np.int64)
+    peak = 0
+    all_rows = 0
+    for k in range(top_level, 0, -1):
+        cur = bufs[k & 1]
+        above = bufs[(k + 1) & 1]
+        n_rows = 0
+        for ti in range(n_lv[k], n_lv[k + 1]):
+            g = by_level[ti]
+            x = g
+            for c in range(COLUMNS):
+                dig[c] = x % (heights0[c] + 1)
+                x //= heights0[c] + 1
+            touched = np.int64(0)  # tops with an In row
+            for c in range(COLUMNS):
+                if dig[c] == heights0[c]:
+                    continue
+                p = g + pw[c]
+                m = pmask[p]
+                if m == 0:
+                    continue
+                xk = exposed[c, dig[c] + 1]
+                src = m & acc_of[xk]
+                t = 0
+                while src:
+                    if src & 1:
+                        v = play_next[t, xk]
+                        row = above[pbase[p] + rank_in(m, t)]
+                        if (touched >> v) & 1:
+                            for i in range(words):
+                                inrow[v, i] |= row[i]
+                        else:
+                            inrow[v, :] = row
+                            touched |= np.int64(1) << v
+                    src >>= 1
+                    t += 1
+            if g == full:
+                if (touched >> top0) & 1 == 0:
+                    inrow[top0, :] = 0
+                    touched |= np.int64(1) << top0
+                inrow[top0, 0] |= np.uint64(1)
+            if touched == 0:
+                continue
+            seen = np.int64(0)
+            for c in range(COLUMNS):
+                if dig[c]:
+                    seen |= np.int64(1) << exposed[c, dig[c]]
+            have_dr = False
+            wi = widx[g]
+            if wi >= 0:
+                z[:] = 0
+                m = touched
+                t = 0
+                while m:
+                    if m & 1 and (not kt.when_stuck or accepts[t] & seen == 0):
+                        for i in range(words):
+                            z[i] |= inrow[t, i]
+                    m >>= 1
+                    t += 1
+                wrow = wpool[wi]
+                for i in range(words):
+                    z[i] &= wrow[i]
+                if not _is_zero(z):
+                    for r in range(STOCK_KINDS):
+                        if m0[r] == 0 or (kt.when_stuck and accepts[kt.drawn[r]] & seen):
+                            continue
+                        for _ in range(m0[r]):
+                            or_shifted_up(z, z, pwd[r], kup[r])
+                    for i in range(words):
+                        z[i] &= wrow[i]
+                    rpool[n_r] = z
+                    ridx[g] = n_r
+                    n_r += 1
+                    have_dr = True
+            q = qpool[n_q]
+            if have_dr:
+                q[:] = z
+            else:
+                q[:] = 0
+            gi = gidx[g]
+            for t in range(n_tops):
+                if accepts[t] & seen == 0 or (gi < 0 and g != full):
+                    continue
+                row = cur[n_rows]
+                any_src = False
+                if (touched >> t) & 1:
+                    row[:] = inrow[t]
+                    any_src = True
+                if have_dr:
+                    for r in range(STOCK_KINDS):
+                        if m0[r] and kt.drawn[r] == t:
+                            if not any_src:
+                                row[:] = 0
+                                any_src = True
+                            or_shifted_up(row, z, pwd[r], kup[r])
+                if not any_src:
+                    continue
+                if g != full:
+                    grow = gpool[gi]
+                    for i in range(words):
+                        row[i] &= grow[i]
+                if _is_zero(row):
+                    continue
+                for i in range(words):
+                    q[i] |= row[i]
+                if pmask[g] == 0:
+                    pbase[g] = n_rows
+                pmask[g] |= np.int64(1) << t
+                n_rows += 1
+            if not _is_zero(q):
+                qidx[g] = n_q
+                n_q += 1
+        all_rows += n_rows
+        peak = max(peak, n_rows)
+        if k < top_level:  # the rows of level k + 1 are no longer read
+            for ti in range(n_lv[k + 1], n_lv[k + 2]):
+                pmask[by_level[ti]] = 0
+    stats = np.zeros(4, np.int64)
+    stats[0] = n_r
+    stats[1] = n_q
+    stats[2] = peak
+    stats[3] = all_rows
+    return ridx, rpool, qidx, qpool, stats

@@ -1,0 +1,252 @@
+"""The honest expectimax's two entry points: goal win (``solve_win``) and goal strokes
+(``solve_strokes``).  See ``docs/honest-play.md`` for the value and the proofs.
+
+Goal win, in passes (each a compiled function; ``solve_win`` only sequences them, sizes
+the memory before the long pass and reports progress through a callback):
+
+1. ``wins.win_sets``: W (some order of the stock left wins from a draw at (h, D); Fact 1:
+   exactly where p > 0) and G (some position at (h, D) leads by plays to such a draw),
+   for every height vector h, as rows over all D at once.
+2. ``reach.reach_sets``: the drawn-from states Dr (reached from the position through
+   drawn-from states, W set) and Q (the states where a position some chain reaches may be
+   worth more than 0), rows over D, level by level down.
+3. ``blocks.d_major``: both transposed to one row over h per D (a block).
+4. ``winp.layer_step`` for |D| = n, ..., 0: p of every drawn-from state, then the
+   position's p and every legal move's.  Only two layers of values are alive unless the
+   expected strokes are wanted (then every p is kept) or a play-out will follow (then the
+   blocks the stock order visits are kept).
+5. With the expected strokes: ``policy`` values the policy's (p, e) along its own choices
+   (the doc's rule: ties of p broken by e), from the position and after every move.
+
+Goal strokes: ``forward`` lists every reachable state and ``backward`` values them (the
+whole space: the strokes optimum needs it).  No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.core import powers
+from golfstats.kernels.honest import blocks, policy, reach, wins
+from golfstats.kernels.honest.backward import backward
+from golfstats.kernels.honest.forward import forward
+from golfstats.kernels.honest.space import BITS, COLUMNS, STROKES, d_codes, dense_of, packed_codes
+from golfstats.kernels.honest.winp import layer_step
+
+#: What ``solve_win`` keeps of the values: two layers, every p (for the expected strokes),
+#: or two layers and the blocks the stock order visits (for a play-out without e).
+KEEP_LAYERS, KEEP_ALL, KEEP_PATH = 0, 1, 2
+
+
+@nb.njit(cache=True, nogil=True)
+def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_order, mask_proto, flag):
+    """Goal strokes: value the position (heights0, top0) with stock multiset ``m0``.
+
+    Every reachable state is listed (forward) and valued (backward).  ``stock_order``
+    (kinds, possibly empty) only names the blocks to keep for the play-out.
+    ``mask_proto`` is a one-element array of the dtype of the per-state top sets (it must
+    hold the ``n_tops`` bits and the drawable bit ``flag``).
+
+    Returns ``(resolved, root, moves, path, stats)``: ``path = (path_lo, path_keys,
+    path_val)`` for ``play_strokes``, ``stats = [states, positions, lookups, state bytes,
+    value bytes, positive states]``.
+    """
+    pw, full, g_size = powers(heights0)
+    pwd, size, order, layer_start = d_codes(m0)
+    n = layer_start.shape[0] - 2
+    mark = np.zeros(g_size, mask_proto.dtype)
+    keys = np.empty(max_states, np.int32)
+    masks = np.empty(max_states, mask_proto.dtype)
+    ok, n_states, layer_lo, blk_lo, blk_hi, positions = forward(
+        kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, keys, masks, flag,
+        max_states)
+    stats = np.zeros(6, np.int64)
+    stats[0] = n_states
+    stats[1] = positions
+    stats[3] = n_states * (4 + mask_proto.itemsize)
+    path_d = np.full(n + 1, -1, np.int64)
+    path_d[0] = 0
+    for k in range(min(n, stock_order.shape[0])):
+        path_d[k + 1] = path_d[k] + pwd[stock_order[k]]
+    if not ok:
+        return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
+                (np.zeros((n + 1, 2), np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64)),
+                stats)
+    root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive = backward(
+        kt, exposed, top0, m0, pwd, order, layer_start, STROKES, keys, masks, flag, layer_lo,
+        blk_lo, blk_hi, path_d)
+    stats[2] = lookups
+    stats[4] = peak_values * 8
+    stats[5] = positive
+    return True, root, moves, (path_lo, path_keys, path_val), stats
+
+
+class WinSolution:
+    """What ``solve_win`` found (plain attributes; NaN values when not ``resolved``).
+
+    ``p``, ``e``: the position's chance of winning and expected strokes (e NaN unless
+    asked for); ``moves_p``, ``moves_e``: after playing column c (index c) or drawing
+    (index ``COLUMNS``), NaN when illegal; ``sol``, ``pt``: what ``play`` needs; ``stats``:
+    a dict of counts and bytes (see ``golfstats.honest.Odds``)."""
+
+    def __init__(self):
+        self.resolved = False
+        self.p = np.nan
+        self.e = np.nan
+        self.moves_p = np.full(COLUMNS + 1, np.nan)
+        self.moves_e = np.full(COLUMNS + 1, np.nan)
+        self.sol = None
+        self.pt = None
+        self.stats = {}
+
+
+def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=None,
+              max_states=None, max_bytes=None, progress=None):
+    """Goal win: the chance of winning of the position (heights0, top0) with stock
+    multiset ``m0``, and with ``keep=KEEP_ALL`` the policy's expected strokes.
+
+    ``max_states`` bounds the states valued (Q), ``max_bytes`` the memory of the value
+    pass (both known before it starts); over either the solution is unresolved.
+    ``progress(pass_name, done, total, info)`` is called between passes and layers.
+    """
+    out = WinSolution()
+    say = progress or (lambda *_: None)
+    pw, full, g_size = powers(heights0)
+    pwd, size, order, layer_start = d_codes(m0)
+    n = layer_start.shape[0] - 2
+    n_tops = kt.play_next.shape[0]
+    say("wins", 0, 1, {})
+    widx, wpool, gidx, gpool, wstats = wins.win_sets(kt, exposed, heights0, m0, pwd, size)
+    words = wpool.shape[1]
+    say("reach", 0, 1, {})
+    ridx, rpool, qidx, qpool, rstats = reach.reach_sets(kt, exposed, heights0, top0, m0, pwd, size,
+                                                         widx, wpool, gidx, gpool)
+    row = words * 8
+    first = (int(wstats[0] + wstats[3] + rstats[0] + rstats[1]) * row + 2 * int(rstats[2]) * row
+             + int(wstats[1]) * 2 * row)
+    del wpool, gpool, widx, gidx
+    dr = blocks.d_major(ridx, rpool, size, blocks.pool_bits(ridx, rpool))
+    del rpool, ridx
+    q = blocks.d_major(qidx, qpool, size, blocks.pool_bits(qidx, qpool))
+    del qpool, qidx
+    dcnt = blocks.row_counts(dr)
+    qcnt = blocks.row_counts(q)
+    drawn, states = int(dcnt.sum()), int(qcnt.sum())
+    layer_of = np.empty(size, np.int64)
+    lsize = np.zeros(n + 1, np.int64)
+    off = np.zeros(size, np.int64)
+    for j in range(n + 1):
+        for d in order[layer_start[j]:layer_start[j + 1]]:
+            layer_of[d] = j
+            off[d] = lsize[j]
+            lsize[j] += dcnt[d]
+    lbase = np.concatenate(([0], np.cumsum(lsize)))
+    big = max(int(qcnt.max()), 1)
+    values = 8 * (int(lbase[-1]) if keep == KEEP_ALL else 2 * int(lsize.max()))
+    second = (dr.nbytes + q.nbytes + values + big * (n_tops * 8 + 12) + g_size * 4
+              + (dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if keep != KEEP_LAYERS else 0))
+    out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
+                 "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second)}
+    if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
+        return out
+    gpk = packed_codes(heights0)
+    scratch = np.empty((3, big), np.int32)
+    bv = np.empty((big, n_tops), np.float64)
+    pos = np.full(g_size, -1, np.int32)
+    path_d = np.full(n + 1, -1, np.int64)
+    if keep == KEEP_PATH and stock_order is not None:
+        path_d[0] = 0
+        for k in range(min(n, len(stock_order))):
+            path_d[k + 1] = path_d[k] + pwd[stock_order[k]]
+    path_vals = {}
+    if keep == KEEP_ALL:
+        store = np.zeros(max(int(lbase[-1]), 1), np.float64)
+        layer_vals = [store[lbase[j]:lbase[j + 1]] for j in range(n + 1)]
+    else:
+        pair = [np.zeros(max(int(lsize.max()), 1), np.float64) for _ in range(2)]
+    moves = np.full(COLUMNS + 1, np.nan)
+    done = 0
+    for j in range(n, -1, -1):
+        if keep == KEEP_ALL:
+            above, below = layer_vals[j], layer_vals[j - 1] if j > 0 else layer_vals[0]
+        else:
+            above, below = pair[j & 1], pair[(j - 1) & 1]
+            if j > 0:
+                below[:lsize[j - 1]] = 0.0
+        result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j,
+                            dr, dcnt, q, qcnt, off, above, below, scratch, bv, pos, moves)
+        if j > 0:
+            done += int(result)
+            if path_d[j - 1] >= 0:
+                d = path_d[j - 1]
+                path_vals[d] = below[off[d]:off[d] + dcnt[d]].copy()
+        say("values", n - j + 1, n + 1, {"states": done})
+    out.resolved = True
+    out.p = float(result)
+    out.moves_p = moves
+    out.stats["lookups"] = 0
+    if keep == KEEP_ALL:
+        goff = off + lbase[layer_of]
+        out.sol = (dr, blocks.rank_index(dr), goff, store)
+    elif keep == KEEP_PATH:
+        poff = np.full(size, -1, np.int64)
+        flat = []
+        at = 0
+        for d, v in path_vals.items():
+            poff[d] = at
+            flat.append(v)
+            at += len(v)
+        out.sol = (dr, blocks.rank_index(dr), poff,
+                   np.concatenate(flat) if flat else np.zeros(1, np.float64))
+    if keep == KEEP_ALL:
+        say("strokes", 0, 1, {})
+        budget = max_states - states if max_states is not None else 1 << 40
+        ok, root, mp, me, pt, count = policy_values(kt, exposed, heights0, top0, m0, out.sol,
+                                                    budget)
+        out.stats["policy_states"] = int(count)
+        out.stats["policy_bytes"] = int(pt[0].nbytes + pt[1].nbytes + pt[3].nbytes + pt[4].nbytes)
+        if not ok:
+            out.resolved = False
+            out.p = np.nan
+            out.moves_p = np.full(COLUMNS + 1, np.nan)
+            return out
+        out.e = float(root[1])
+        out.p = float(root[0])
+        out.moves_p, out.moves_e = mp, me
+        out.pt = pt
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def policy_values(kt, exposed, heights0, top0, m0, sol, max_states):
+    """The policy's (p, e) at the position, after each legal play and after a draw (the
+    doc's rule, ``policy``), from the chances ``sol``.  Returns ``(ok, root, moves_p,
+    moves_e, pt, states valued)``."""
+    pw, full, g_size = powers(heights0)
+    pwd, size, order, layer_start = d_codes(m0)
+    n = layer_start.shape[0] - 2
+    pt = policy.new_policy(g_size, max_states)
+    gp0 = 0
+    for c in range(COLUMNS):
+        gp0 |= heights0[c] << (BITS * c)
+    root = np.full(2, np.nan)
+    mp = np.full(COLUMNS + 1, np.nan)
+    me = np.full(COLUMNS + 1, np.nan)
+    root[0], root[1], pt = policy.position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol,
+                                                 gp0, top0, 0, 0)
+    for c in range(COLUMNS):
+        h = heights0[c]
+        if h == 0 or kt.play_next[top0, exposed[c, h]] < 0:
+            continue
+        mp[c], me[c], pt = policy.position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol,
+                                                 gp0 - (np.int64(1) << (BITS * c)),
+                                                 kt.play_next[top0, exposed[c, h]], 0, 0)
+    stuck = True
+    for c in range(COLUMNS):
+        if heights0[c] and kt.play_next[top0, exposed[c, heights0[c]]] >= 0:
+            stuck = False
+    if n > 0 and gp0 != 0 and (stuck or not kt.when_stuck):
+        mp[COLUMNS], me[COLUMNS], pt = policy.policy_value(pt, kt, exposed, heights0, pw, m0, pwd,
+                                                           n, sol, dense_of(gp0, pw), 0, 0)
+    return policy.policy_failed(pt) == 0, root, mp, me, pt, policy.policy_count(pt)

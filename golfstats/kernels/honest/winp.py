@@ -1,0 +1,193 @@
+"""Goal win, the chance of winning: p of every drawn-from state, one layer (|D|) at a time.
+
+The value (``docs/honest-play.md``) organised around draws: for a state (h, D) drawn from,
+
+    p(h, D) = sum over kinds r left of P(r | D) * B_{D+r}(h, drawn(r))
+    B_D(h, t) = max of ( p(h, D)                    (h, D) drawn from, t may draw there
+                         1                          a play clears the tableau
+                         B_D(h - e_c, t after x_c)  for the columns c whose card t accepts )
+
+and B is 0 where nothing of the above applies (no order wins from there, Fact 1).  Only
+the states of Q (``honest.reach``) can have B > 0 at a position some chain of the block
+reaches, so the chain DP of block D runs over Q's states of D, in increasing dense code g
+(every play lowers g, so a state's plays are done before it), and keeps B for every top
+(a row of ``n_tops`` values: a play's result and a turned card both name a top).  A state
+outside Q is worth 0 to every position that reaches it (it is reached from a listed
+position only where that position is outside G, which ``reach`` leaves out).
+
+``layer_step`` does the blocks D' of layer j (|D'| = j): their chain DP (reading the p of
+their drawn-from states, layer j), then for every kind r in D' and every state (h, D' - r)
+drawn from, adds P(r | D' - r) * B_{D'}(h, drawn(r)) to its p (layer j - 1).  Layer j = 0
+is the position's own block: it gives the position's value and every legal move's.
+Values live in per-layer arrays, block d at ``off[d]``, its states in increasing g.
+No I/O, no RNG.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from golfstats.kernels.honest.blocks import block_list
+from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
+
+
+@nb.njit(cache=True, nogil=True)
+def accepting_tops(play_next):
+    """``(inv_n, inv)``: per card kind x the tops that accept it (``inv[x, :inv_n[x]]``)."""
+    n_tops, n_kinds = play_next.shape
+    inv_n = np.zeros(n_kinds, np.int64)
+    inv = np.zeros((n_kinds, n_tops), np.int64)
+    for x in range(n_kinds):
+        for t in range(n_tops):
+            if play_next[t, x] >= 0:
+                inv[x, inv_n[x]] = t
+                inv_n[x] += 1
+    return inv_n, inv
+
+
+@nb.njit(cache=True, nogil=True)
+def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, ql, nq, dl, nd, vals, base, bv, pos):
+    """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (row i: state i),
+    ``pos[g]`` their places; ``dl[:nd]`` the drawn-from states with p at
+    ``vals[base + k]``."""
+    play_next = kt.play_next
+    accepts = kt.accepts
+    n_tops = play_next.shape[0]
+    kd = 0
+    for i in range(nq):
+        g = np.int64(ql[i])
+        pos[g] = i
+        gp = gpk[g]
+        while kd < nd and dl[kd] < g:
+            kd += 1
+        v = vals[base + kd] if kd < nd and dl[kd] == g else 0.0
+        row = bv[i]
+        if kt.when_stuck:
+            seen = np.int64(0)
+            for c in range(COLUMNS):
+                seen |= np.int64(1) << exposed[c, (gp >> (BITS * c)) & DIGIT]
+            for t in range(n_tops):
+                row[t] = v if accepts[t] & seen == 0 else 0.0
+        else:
+            for t in range(n_tops):
+                row[t] = v
+        for c in range(COLUMNS):
+            hc = (gp >> (BITS * c)) & DIGIT
+            if hc == 0:
+                continue
+            x = exposed[c, hc]
+            if gp == np.int64(1) << (BITS * c):  # its last card: the play clears the tableau
+                for a in range(inv_n[x]):
+                    row[inv[x, a]] = 1.0
+                continue
+            p2 = pos[g - pw[c]]
+            if p2 < 0:
+                continue
+            child = bv[p2]
+            w = after_of[x]
+            if w >= 0:  # every top accepting x makes the same top
+                y = child[w]
+                for a in range(inv_n[x]):
+                    t = inv[x, a]
+                    if y > row[t]:
+                        row[t] = y
+            else:
+                for a in range(inv_n[x]):
+                    t = inv[x, a]
+                    y = child[play_next[t, x]]
+                    if y > row[t]:
+                        row[t] = y
+
+
+@nb.njit(cache=True, nogil=True)
+def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, dr, dcnt,
+               q, qcnt, off, vals_j, vals_below, scratch, bv, pos, moves):
+    """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
+    at 0.  ``scratch`` holds three int32 lists of a block's length.  For j = 0 returns the
+    position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
+    ``moves[COLUMNS]`` (after a draw, NaN when illegal); else returns the states valued."""
+    n = layer_start.shape[0] - 2
+    play_next = kt.play_next
+    inv_n, inv = accepting_tops(play_next)
+    acc_of, after_of = play_groups(play_next)
+    ql = scratch[0]
+    dl = scratch[1]
+    sl = scratch[2]
+    valued = 0
+    full = 0
+    for c in range(COLUMNS):
+        full += heights0[c] * pw[c]
+    for oi in range(layer_start[j], layer_start[j + 1]):
+        dd = order[oi]
+        if qcnt[dd] == 0 and j > 0:
+            continue
+        if j > 0:
+            any_start = False
+            for r in range(STOCK_KINDS):
+                if (dd // pwd[r]) % (m0[r] + 1) >= 1 and dcnt[dd - pwd[r]] > 0:
+                    any_start = True
+            if not any_start:
+                continue
+        nq = block_list(q[dd], ql)
+        nd = block_list(dr[dd], dl)
+        valued += nq
+        _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, ql, nq, dl, nd, vals_j, off[dd],
+                  bv, pos)
+        if j == 0:
+            value = _position(kt, exposed, heights0, pw, gpk, top0, full, n, dl, nd, vals_j,
+                              off[dd], bv, pos, moves)
+            for i in range(nq):
+                pos[ql[i]] = -1
+            return value
+        for r in range(STOCK_KINDS):
+            have = (dd // pwd[r]) % (m0[r] + 1)
+            if have == 0:
+                continue
+            d = dd - pwd[r]
+            if dcnt[d] == 0:
+                continue
+            prob = (m0[r] - have + 1) / (n - j + 1)
+            u = kt.drawn[r]
+            ns = block_list(dr[d], sl)
+            base = off[d]
+            for k in range(ns):
+                p2 = pos[sl[k]]
+                if p2 >= 0:
+                    vals_below[base + k] += prob * bv[p2, u]
+        for i in range(nq):
+            pos[ql[i]] = -1
+    return float(valued)
+
+
+@nb.njit(cache=True, nogil=True)
+def _position(kt, exposed, heights0, pw, gpk, top0, full, n, dl, nd, vals, base, bv, pos, moves):
+    """The position's p and every legal move's, from block {}'s DP."""
+    play_next = kt.play_next
+    gp0 = gpk[full]
+    moves[:] = np.nan
+    if gp0 == 0:
+        return 1.0
+    seen = np.int64(0)
+    for c in range(COLUMNS):
+        hc = (gp0 >> (BITS * c)) & DIGIT
+        seen |= np.int64(1) << exposed[c, hc]
+        if hc == 0:
+            continue
+        v = play_next[top0, exposed[c, hc]]
+        if v < 0:
+            continue
+        g2 = full - pw[c]
+        if gp0 == np.int64(1) << (BITS * c):
+            moves[c] = 1.0
+        else:
+            p2 = pos[g2]
+            moves[c] = bv[p2, v] if p2 >= 0 else 0.0
+    if n > 0 and (not kt.when_stuck or kt.accepts[top0] & seen == 0):
+        v = 0.0
+        for k in range(nd):
+            if dl[k] == full:
+                v = vals[base + k]
+        moves[COLUMNS] = v
+    p0 = pos[full]
+    return bv[p0, top0] if p0 >= 0 else 0.0
