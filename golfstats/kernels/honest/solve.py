@@ -144,16 +144,18 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     lbase = np.concatenate(([0], np.cumsum(lsize)))
     big = max(int(qcnt.max()), 1)
     values = 8 * (int(lbase[-1]) if keep == KEEP_ALL else 2 * int(lsize.max()))
-    second = (dr.nbytes + q.nbytes + values + big * (n_tops * 8 + 12) + g_size * 4
+    second = (dr.nbytes + q.nbytes + values + big * (n_tops * 8 + 16) + int(lsize.max()) * 4
+              + g_size * 12
               + (dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if keep != KEEP_LAYERS else 0))
     out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second)}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
         return out
     gpk = packed_codes(heights0)
-    scratch = np.empty((3, big), np.int32)
-    bv = np.empty((big, n_tops), np.float64)
-    pos = np.full(g_size, -1, np.int32)
+    scratch = np.empty((2, big), np.int32)
+    bv = np.empty((big + 1, n_tops + 1), np.float64)
+    pos = np.full(g_size, big, np.int32)
+    vg = np.zeros(g_size, np.float64)
     path_d = np.full(n + 1, -1, np.int64)
     if keep == KEEP_PATH and stock_order is not None:
         path_d[0] = 0
@@ -175,7 +177,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
             if j > 0:
                 below[:lsize[j - 1]] = 0.0
         result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j,
-                            dr, dcnt, q, qcnt, off, above, below, scratch, bv, pos, moves)
+                            dr, dcnt, q, qcnt, off, above, below, scratch, bv, pos, vg, moves)
         if j > 0:
             done += int(result)
             if path_d[j - 1] >= 0:

@@ -32,12 +32,18 @@ from golfstats.kernels.honest.blocks import block_list
 from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
 
 
+#: Accepting tops per card kind read by the plain rules' inner loop (padded with the
+#: row's spare slot, so the loop has a fixed length and no unpredictable branch).
+WIDE = 4
+
+
 @nb.njit(cache=True, nogil=True)
 def accepting_tops(play_next):
-    """``(inv_n, inv)``: per card kind x the tops that accept it (``inv[x, :inv_n[x]]``)."""
+    """``(inv_n, inv)``: per card kind x the tops that accept it, ``inv[x, :inv_n[x]]``, the
+    rest of the row the spare slot ``n_tops``."""
     n_tops, n_kinds = play_next.shape
     inv_n = np.zeros(n_kinds, np.int64)
-    inv = np.zeros((n_kinds, n_tops), np.int64)
+    inv = np.full((n_kinds, max(WIDE, n_tops)), n_tops, np.int64)
     for x in range(n_kinds):
         for t in range(n_tops):
             if play_next[t, x] >= 0:
@@ -47,21 +53,19 @@ def accepting_tops(play_next):
 
 
 @nb.njit(cache=True, nogil=True)
-def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, ql, nq, dl, nd, vals, base, bv, pos):
-    """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (row i: state i),
-    ``pos[g]`` their places; ``dl[:nd]`` the drawn-from states with p at
-    ``vals[base + k]``."""
+def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, pos):
+    """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (row i: state i;
+    the last row is all 0, the row of every state outside the block), ``pos[g]`` their
+    rows; ``vg[g]`` the p of the block's drawn-from states (0 elsewhere).  ``wide``: some
+    card makes different tops from different tops (dead Queens, jokers)."""
     play_next = kt.play_next
     accepts = kt.accepts
     n_tops = play_next.shape[0]
-    kd = 0
     for i in range(nq):
         g = np.int64(ql[i])
         pos[g] = i
         gp = gpk[g]
-        while kd < nd and dl[kd] < g:
-            kd += 1
-        v = vals[base + kd] if kd < nd and dl[kd] == g else 0.0
+        v = vg[g]
         row = bv[i]
         if kt.when_stuck:
             seen = np.int64(0)
@@ -81,43 +85,57 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, ql, nq, dl, nd, vals, 
                 for a in range(inv_n[x]):
                     row[inv[x, a]] = 1.0
                 continue
-            p2 = pos[g - pw[c]]
-            if p2 < 0:
-                continue
-            child = bv[p2]
-            w = after_of[x]
-            if w >= 0:  # every top accepting x makes the same top
-                y = child[w]
+            child = bv[pos[g - pw[c]]]
+            if wide:
                 for a in range(inv_n[x]):
                     t = inv[x, a]
-                    if y > row[t]:
-                        row[t] = y
-            else:
-                for a in range(inv_n[x]):
+                    row[t] = max(row[t], child[play_next[t, x]])
+            else:  # every top accepting x makes the same top
+                y = child[after_of[x]]
+                for a in range(WIDE):
                     t = inv[x, a]
-                    y = child[play_next[t, x]]
-                    if y > row[t]:
-                        row[t] = y
+                    row[t] = max(row[t], y)
 
 
 @nb.njit(cache=True, nogil=True)
 def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, dr, dcnt,
-               q, qcnt, off, vals_j, vals_below, scratch, bv, pos, moves):
+               q, qcnt, off, vals_j, vals_below, scratch, bv, pos, vg, moves):
     """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
-    at 0.  ``scratch`` holds three int32 lists of a block's length.  For j = 0 returns the
+    at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
+    the largest block and one slot more than the tops; ``pos`` (its last row) and ``vg``
+    (0) over the dense codes are left as they were given.  For j = 0 returns the
     position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
     ``moves[COLUMNS]`` (after a draw, NaN when illegal); else returns the states valued."""
     n = layer_start.shape[0] - 2
     play_next = kt.play_next
     inv_n, inv = accepting_tops(play_next)
     acc_of, after_of = play_groups(play_next)
+    wide = False
+    for x in range(acc_of.shape[0]):
+        if acc_of[x] and (after_of[x] < 0 or inv_n[x] > WIDE):
+            wide = True
+    zero_row = bv.shape[0] - 1
+    bv[zero_row, :] = 0.0
     ql = scratch[0]
     dl = scratch[1]
-    sl = scratch[2]
     valued = 0
     full = 0
     for c in range(COLUMNS):
         full += heights0[c] * pw[c]
+    # the drawn-from states of layer j - 1, a block at a time (each is read once per kind)
+    src_at = np.full(dr.shape[0], -1, np.int64)
+    n_src = 0
+    if j > 0:
+        for oi in range(layer_start[j - 1], layer_start[j]):
+            n_src += dcnt[order[oi]]
+    src = np.empty(max(n_src, 1), np.int32)
+    if j > 0:
+        at = 0
+        for oi in range(layer_start[j - 1], layer_start[j]):
+            d = order[oi]
+            if dcnt[d]:
+                src_at[d] = at
+                at += block_list(dr[d], src[at:])
     for oi in range(layer_start[j], layer_start[j + 1]):
         dd = order[oi]
         if qcnt[dd] == 0 and j > 0:
@@ -131,37 +149,38 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                 continue
         nq = block_list(q[dd], ql)
         nd = block_list(dr[dd], dl)
+        base = off[dd]
+        for k in range(nd):
+            vg[dl[k]] = vals_j[base + k]
         valued += nq
-        _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, ql, nq, dl, nd, vals_j, off[dd],
-                  bv, pos)
+        _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, pos)
         if j == 0:
-            value = _position(kt, exposed, heights0, pw, gpk, top0, full, n, dl, nd, vals_j,
-                              off[dd], bv, pos, moves)
-            for i in range(nq):
-                pos[ql[i]] = -1
-            return value
-        for r in range(STOCK_KINDS):
-            have = (dd // pwd[r]) % (m0[r] + 1)
-            if have == 0:
-                continue
-            d = dd - pwd[r]
-            if dcnt[d] == 0:
-                continue
-            prob = (m0[r] - have + 1) / (n - j + 1)
-            u = kt.drawn[r]
-            ns = block_list(dr[d], sl)
-            base = off[d]
-            for k in range(ns):
-                p2 = pos[sl[k]]
-                if p2 >= 0:
-                    vals_below[base + k] += prob * bv[p2, u]
+            value = _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
+        else:
+            for r in range(STOCK_KINDS):
+                have = (dd // pwd[r]) % (m0[r] + 1)
+                if have == 0:
+                    continue
+                d = dd - pwd[r]
+                if dcnt[d] == 0:
+                    continue
+                prob = (m0[r] - have + 1) / (n - j + 1)
+                u = kt.drawn[r]
+                s0 = src_at[d]
+                b2 = off[d]
+                for k in range(dcnt[d]):
+                    vals_below[b2 + k] += prob * bv[pos[src[s0 + k]], u]
+        for k in range(nd):
+            vg[dl[k]] = 0.0
         for i in range(nq):
-            pos[ql[i]] = -1
+            pos[ql[i]] = zero_row
+        if j == 0:
+            return value
     return float(valued)
 
 
 @nb.njit(cache=True, nogil=True)
-def _position(kt, exposed, heights0, pw, gpk, top0, full, n, dl, nd, vals, base, bv, pos, moves):
+def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves):
     """The position's p and every legal move's, from block {}'s DP."""
     play_next = kt.play_next
     gp0 = gpk[full]
@@ -177,17 +196,10 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, dl, nd, vals, base,
         v = play_next[top0, exposed[c, hc]]
         if v < 0:
             continue
-        g2 = full - pw[c]
         if gp0 == np.int64(1) << (BITS * c):
             moves[c] = 1.0
         else:
-            p2 = pos[g2]
-            moves[c] = bv[p2, v] if p2 >= 0 else 0.0
+            moves[c] = bv[pos[full - pw[c]], v]
     if n > 0 and (not kt.when_stuck or kt.accepts[top0] & seen == 0):
-        v = 0.0
-        for k in range(nd):
-            if dl[k] == full:
-                v = vals[base + k]
-        moves[COLUMNS] = v
-    p0 = pos[full]
-    return bv[p0, top0] if p0 >= 0 else 0.0
+        moves[COLUMNS] = vg[full]
+    return bv[pos[full], top0]
