@@ -318,9 +318,8 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
             if not _is_zero(grow):
                 gidx[g] = n_g
                 n_g += 1
-            for key in range(128):  # reset the memo of this h
-                memo[key] = -1
-                memo_lvl[key] = -1
+            memo[:] = -1  # reset the memo of this h
+            memo_lvl[:] = -1
         peak = max(peak, n_rows)
     stats = np.zeros(4, np.int64)
     stats[0] = n_w
