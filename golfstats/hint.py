@@ -259,7 +259,8 @@ def honest_hint(board: Board, rules: Rules, goal: str = "win",
                           position.resolved, position.states)
     values = [MoveValue(m, None if m == DRAW else pos.tableau[m][-1], o.win_p, o.expected_strokes)
               for m, o in after]
-    chosen = plan(rules, parse_policy(f"optimal:goal={goal}"), board)[0]
+    policy_goal = "win-strokes" if goal == "win" else goal  # ties of p by e, as the values
+    chosen = plan(rules, parse_policy(f"optimal:goal={policy_goal}"), board)[0]
     first = next(v for v in values if v.move == chosen)
     rank = (lambda v: (-v.win_p, v.expected_strokes)) if goal == "win" else \
         (lambda v: (v.expected_strokes, -v.win_p))

@@ -26,11 +26,13 @@ import functools
 import itertools
 import math
 import zlib
+from collections import Counter
 
 import numpy as np
 import pytest
 
-from golfstats.board import Board
+from golfstats import honest
+from golfstats.board import Board, format_board
 from golfstats.cards import KING, QUEEN, kind
 from golfstats.deals import pysol_board, seeded_board
 from golfstats.engine import DRAW, Position, Top, apply, legal_moves, score_moves
@@ -433,3 +435,77 @@ def test_play_out_is_exact_in_expectation_on_a_small_position():
 def _all_card_orders(board: Board) -> list[Board]:
     return [Board(board.tableau, order, board.foundation)
             for order in itertools.permutations(board.stock)]
+
+
+def _drawn_from_brute(rules, board):
+    """The states (heights, D-kinds) drawn from, by their definition: walk every reachable
+    position of the reference engine, turning every kind left at every legal draw, but
+    drawing only from states whose draw the twin values above 0 (some order wins, Fact 1).
+    Returns the set of (heights, sorted kinds drawn) of those draws."""
+    from golfstats.reference.honest import _canonical, _Expectimax, _start, _turn
+
+    solver = _Expectimax(rules, "win")
+    start = _start(board)
+    seen, out = set(), set()
+    todo = [(start, ())]
+    while todo:
+        pos, drawn = todo.pop()
+        key = (tuple(len(c) for c in pos.tableau), pos.top, drawn)
+        if key in seen:
+            continue
+        seen.add(key)
+        for move in legal_moves(rules, pos):
+            if move != DRAW:
+                todo.append((apply(rules, pos, move), drawn))
+                continue
+            canon = Position(pos.tableau, _canonical(Counter(kind(c) for c in pos.stock)), pos.top)
+            if solver.draw_value(canon)[0] <= 0:
+                continue
+            out.add((key[0], drawn))
+            counts = Counter(kind(c) for c in canon.stock)
+            for r in sorted(counts):
+                todo.append((_turn(canon, r, counts), tuple(sorted(drawn + (r,)))))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+when-stuck",
+                                     "strict+jokers1+empty-start", "queens-on-kings+dead-queen"])
+def test_drawn_from_states_are_their_definition(variant):
+    """``honest.reach``'s Dr rows hold exactly the states a draw is taken from: reachable
+    through drawn-from states, with some order still winning (the closure and the W rows
+    at work: states W leaves out, and states only a draw that plays nothing reaches, both
+    occur below).  Q holds every drawn-from state."""
+    from golfstats.kernels.core import powers
+    from golfstats.kernels.honest.reach import reach_sets
+    from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
+    from golfstats.kernels.honest.wins import win_sets
+    from golfstats.kernels.tables import board_arrays, kernel_tables
+
+    rules = parse_variant(variant)
+    rng = np.random.default_rng(23)
+    checked = winnable = 0
+    for i in range(16):
+        board = small_position(rules, i, rng, cards=int(rng.integers(6, 10)), stock=int(rng.integers(2, 5)))
+        tables, top_id, _ = honest._tables(rules, board, None)
+        arrays = board_arrays(board, tables)
+        kt = kernel_tables(tables)
+        m0 = np.zeros(STOCK_KINDS, np.int64)
+        for k in arrays.stock:
+            m0[k] += 1
+        pwd, size, _, _ = d_codes(m0)
+        widx, wpool, gidx, gpool, _ = win_sets(kt, arrays.exposed, arrays.heights, m0, pwd, size)
+        ridx, rpool, qidx, qpool, _ = reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0, pwd,
+                                                 size, widx, wpool, gidx, gpool)
+        pw, _, g_size = powers(arrays.heights)
+        got = set()
+        for g in range(g_size):
+            heights = tuple(int(g // pw[c] % (arrays.heights[c] + 1)) for c in range(len(pw)))
+            for d in range(size):
+                if ridx[g] >= 0 and (int(rpool[ridx[g], d >> 6]) >> (d & 63)) & 1:
+                    assert qidx[g] >= 0 and (int(qpool[qidx[g], d >> 6]) >> (d & 63)) & 1
+                    kinds = tuple(r for r in range(STOCK_KINDS) for _ in range(d // pwd[r] % (m0[r] + 1)))
+                    got.add((heights, kinds))
+        assert got == _drawn_from_brute(rules, board), f"{rules.id}\n{format_board(board, rules)}"
+        checked += len(got)
+        winnable += bool(got)
+    assert checked > 20 and winnable >= 3

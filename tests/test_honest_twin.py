@@ -37,6 +37,7 @@ Run the larger set with ``pytest -m slow tests/test_honest_twin.py``.
 from __future__ import annotations
 
 import importlib
+import math
 from collections import Counter
 from functools import cache
 
@@ -452,6 +453,26 @@ def test_fast_play_out_hand(fast, case, goal):
     """The hand boards, where the rules for ``win`` differ most, under every stock order."""
     rules, board = _hand(case)
     check_play_out(fast, rules, [board], goal)
+
+
+@pytest.mark.parametrize("rules", REPRESENTATIVE, ids=lambda r: r.id)
+def test_fast_win_only_play_out_matches_twin(fast, rules):
+    """``optimal:goal=win``: only the chances of winning are computed and ties of p go to
+    the fewest cards left.  Under every distinct order of the stock the compiled play-out
+    makes the twin's moves (``play_optimal(..., by_cards=True)``), its p is the twin's and
+    it reports no expected strokes; averaged over the orders it wins p of the time."""
+    for board in play_out_positions(rules):
+        want = twin(board, rules, "win")
+        wins = []
+        for dealt in orders(board):
+            where = f"{rules.id} win only\n{format_board(dealt, rules)}"
+            moves = tuple(play_optimal(rules, dealt.position(), "win", by_cards=True))
+            (play,) = fast.play_optimal(rules, dealt, "win", win_only=True)
+            assert tuple(play.line.moves) == moves, where
+            assert abs(play.odds.win_p - want[0]) <= 1e-12 and math.isnan(play.odds.expected_strokes)
+            wins.append((play.line.won, len(dealt.stock)))
+        # every distinct order of kinds is equally likely (``orders``)
+        assert abs(np.mean([won for won, _ in wins]) - want[0]) < 1e-9
 
 
 # ---------------------------------------------------------------- slow: a larger set

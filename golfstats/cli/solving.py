@@ -122,17 +122,30 @@ HonestGoalOpt = Annotated[GoalChoice, typer.Option(
                    "fewest expected strokes.  See docs/honest-play.md.")]
 
 
+MaxStatesOpt = Annotated[int | None, typer.Option(
+    "--max-states", min=1, help="State budget per board: the states the computation values "
+                                "(goal win: known before its long pass starts).  A board that "
+                                "needs more is reported unresolved, never approximated.  "
+                                "Default: no limit but --max-memory.")]
+MaxMemoryOpt = Annotated[float, typer.Option(
+    "--max-memory", min=0.01, help="Memory budget per board in GB: the tables and values of "
+                                   "the long pass (goal win: sized before it starts; the "
+                                   "first passes need up to about four bit rows per height "
+                                   "vector besides).  Over it the board is unresolved.")]
+
+
 @rule_options("strict")
 @board_source(many=True)
 def odds_command(
     rules: Rules,
     boards: BoardSource,
     goal: HonestGoalOpt = GoalChoice.win,
-    max_states: Annotated[int | None, typer.Option(
-        "--max-states", min=1, help="State budget per board; a board that needs more is "
-                                    "reported unresolved (never approximated).  Default "
-                                    "120,000,000 (golfstats.honest.DEFAULT_MAX_STATES; a "
-                                    "strict deal of 93 million states took 2.7 GB).")] = None,
+    win_only: Annotated[bool, typer.Option(
+        "--win-only", help="Goal win: the chance of winning alone, without the expected "
+                           "strokes (null in JSON): much faster and in less memory, since the "
+                           "strokes need every chance kept and the policy's own values.")] = False,
+    max_states: MaxStatesOpt = None,
+    max_memory: MaxMemoryOpt = 4.0,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
                        "expected_strokes, resolved, clairvoyant_won, clairvoyant_strokes, "
@@ -144,11 +157,15 @@ def odds_command(
     without peeking, over every order of the stock (the order in the board's Talon line
     is ignored), and beside them the clairvoyant verdict (the exact solver, which knows
     the order).  Black Hole and All in a Row hide nothing: their odds are the exact
-    solver's verdict.
+    solver's verdict.  A computation of more than a second or two shows its passes on
+    the terminal (stderr).
     """
+    from golfstats.cli.progress import HonestProgress
     from golfstats.honest import odds
     from golfstats.solver import solve
 
+    if win_only and goal is not GoalChoice.win:
+        fail("--win-only is the chance of winning: it goes with --goal win")
     con = console()
     failed = unresolved = 0
     for item in sources(rules, boards, many=True):
@@ -158,8 +175,11 @@ def odds_command(
             continue
         seer = solve(item.board, rules)
         try:
-            value = odds(item.board, rules, goal.value, max_states) if rules.layout.has_stock \
-                else None
+            value = None
+            if rules.layout.has_stock:
+                with HonestProgress(item.label) as progress:
+                    value = odds(item.board, rules, goal.value, max_states, win_only=win_only,
+                                 max_bytes=int(max_memory * 1e9), progress=progress)
         except (RuntimeError, ValueError) as exc:
             report(f"internal error: {item.label}: {exc}")
             failed += 1
@@ -180,10 +200,13 @@ def odds_command(
             continue
         seen = f"clairvoyant: {outcome(seer.won, seer.strokes, seer.stock_left, rules.layout.has_stock)}"
         if record["resolved"]:
-            honest = (f"win {100 * record['win_p']:.2f}%, expected strokes "
-                      f"{record['expected_strokes']:.3f}")
+            honest = f"win {100 * record['win_p']:.2f}%"
+            if record["expected_strokes"] == record["expected_strokes"]:
+                honest += f", expected strokes {record['expected_strokes']:.3f}"
         else:
-            honest = f"unresolved (over {record['states']:,} states)"
+            need = f"{value.peak_bytes / 1e9:.2f} GB, " if value is not None else ""
+            honest = (f"unresolved: needs {need}{record['states']:,} states (budget "
+                      f"{max_memory:g} GB" + (f", {max_states:,} states)" if max_states else ")"))
         con.print(f"{item.label} · {rules.id} · {honest} · {seen} · {record['states']:,} states · "
                   f"{record['seconds']:.2f} s", markup=False)
     if failed or unresolved:

@@ -32,9 +32,12 @@ register(PolicyInfo(
 register(PolicyInfo(
     "optimal", "perfect play without peeking: the exact optimum for a player who sees "
     "everything but the stock order (docs/honest-play.md); rows carry the deal's exact win_p "
-    "and expected_strokes", HonestOptimum(),
-    params=(Param("goal", "win", "win: the largest win probability (ties: fewer expected "
-                  "strokes); strokes: the fewest expected strokes", choices=("win", "strokes")),),
+    "and, but for goal win, its expected_strokes", HonestOptimum(),
+    params=(Param("goal", "win", "win: the largest win probability, ties to the fewest cards "
+                  "left (the chance of winning alone: fast); win-strokes: the largest win "
+                  "probability, ties to the fewest expected strokes (slow: it needs every "
+                  "chance kept); strokes: the fewest expected strokes",
+                  choices=("win", "win-strokes", "strokes")),),
     chunk_size=2, colour="#17becf", marker="P", twin=twins.optimal_twin,
     values=("win_p", "expected_strokes"), seconds_per_deal=30.0))
 register(PolicyInfo(

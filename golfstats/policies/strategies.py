@@ -144,11 +144,18 @@ def lines_to_columns(lines: list[Line], record_moves: bool = False, **values) ->
     return result
 
 
+#: The ``optimal`` policy's goals: the honest kernel's goal and whether only the chance of
+#: winning is computed (ties of p then go to the fewest cards left, and the rows carry no
+#: expected strokes).
+OPTIMAL_GOALS = {"win": ("win", True), "win-strokes": ("win", False), "strokes": ("strokes", False)}
+
+
 class HonestOptimum(Strategy):
     """Perfect play without peeking (``golfstats.honest``, docs/honest-play.md): the exact
     optimum for a player who sees everything but the stock order, for the policy's goal
-    parameter.  Each deal's row carries its exact ``win_p`` and ``expected_strokes`` (of
-    the position at the start; they do not depend on the order the stock then comes in).
+    parameter (``OPTIMAL_GOALS``).  Each deal's row carries its exact ``win_p`` and, unless
+    the goal is the chance of winning alone, ``expected_strokes`` (of the position at the
+    start; they do not depend on the order the stock then comes in).
     In a game without a stock nothing is hidden: it is the exact solver, whose verdict is
     then the win probability.  An unresolved deal (a state budget hit) is played by the
     documented fallback, flagged truncated, and has no values."""
@@ -162,10 +169,12 @@ class HonestOptimum(Strategy):
                     [float(ln.strokes) if ln.resolved else None for ln in lines])
         from golfstats.honest import play_optimal
 
-        plays = play_optimal(rules, boards, str(policy.param("goal")))
+        goal, win_only = OPTIMAL_GOALS[str(policy.param("goal"))]
+        plays = play_optimal(rules, boards, goal, win_only=win_only)
         return ([p.line for p in plays],
                 [p.odds.win_p if p.odds.resolved else None for p in plays],
-                [p.odds.expected_strokes if p.odds.resolved else None for p in plays])
+                [p.odds.expected_strokes if p.odds.resolved and not win_only else None
+                 for p in plays])
 
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
         """``seconds``: each deal's own time (its table and its play)."""

@@ -217,7 +217,17 @@ def _endpoint_value(solver: _Expectimax, end: Position) -> Scored:
     return solver.draw_value(end)
 
 
-def _plan(solver: _Expectimax, view: View) -> list[int]:
+def choose_by_cards(values: Sequence[Scored]) -> list[int]:
+    """The indices of the best of ``values`` for the ``optimal`` policy's goal win (the
+    chance of winning alone): p >= p* - TOL, then the smallest c; e is not read."""
+    if not values:
+        return []
+    top = max(v[0] for v in values)
+    idx = [i for i, v in enumerate(values) if v[0] >= top - TOL]
+    return _keep_min(values, idx, 2, 0)
+
+
+def _plan(solver: _Expectimax, view: View, by_cards: bool = False) -> list[int]:
     rules = solver.rules
     pos = Position(view.tableau, _canonical(view.unseen), view.top)
     ends = chain_endpoints(rules, pos)
@@ -226,31 +236,36 @@ def _plan(solver: _Expectimax, view: View) -> list[int]:
     if not ends:
         return []
     values = [_endpoint_value(solver, end) for end, _ in ends]
-    best_end, best_line = ends[choose(solver.goal, values)[0]]
+    pick = choose_by_cards(values) if by_cards else choose(solver.goal, values)
+    best_end, best_line = ends[pick[0]]
     return best_line + ([DRAW] if best_end.stock and best_end.cards_left() else [])
 
 
-def optimal_plan(rules: Rules, view: View, goal: Goal | str = "win") -> list[int]:
-    """What ``optimal:goal=...`` does now: the chain of plays to the best chain endpoint,
+def optimal_plan(rules: Rules, view: View, goal: Goal | str = "win", by_cards: bool = False
+                 ) -> list[int]:
+    """What the ``optimal`` policy does now: the chain of plays to the best chain endpoint,
     then a draw if stock and tableau cards remain.
 
-    Best by ``choose`` with the endpoint's cards as c, then the first found breadth-first:
-    under ``win`` at p* <= TOL the fewest cards at the endpoint, then the smallest e; at
-    p* > TOL p within TOL of p*, then the smallest e, then the fewest cards; under
-    ``strokes`` the smallest e, then the largest p, then the fewest cards.
+    Best with the endpoint's cards as c, then the first found breadth-first: with
+    ``by_cards`` (goal win, the chance of winning alone: ``optimal:goal=win``) p within
+    TOL of p*, then the fewest cards (``choose_by_cards``); else by ``choose``: under
+    ``win`` (``optimal:goal=win-strokes``) at p* <= TOL the fewest cards, then the
+    smallest e, at p* > TOL p within TOL of p*, then the smallest e, then the fewest
+    cards; under ``strokes`` the smallest e, then the largest p, then the fewest cards.
     """
     if view.n_left != sum(view.unseen.values()):
         raise ValueError("the view's unseen kinds must number n_left")
-    return _plan(_Expectimax(rules, goal), view)
+    return _plan(_Expectimax(rules, goal), view, by_cards)
 
 
-def play_optimal(rules: Rules, start: Position, goal: Goal | str = "win") -> list[int]:
+def play_optimal(rules: Rules, start: Position, goal: Goal | str = "win", by_cards: bool = False
+                 ) -> list[int]:
     """Play ``start`` to the end of the hand with ``optimal_plan``, turning the actual stock
     in its order; the moves made (the twin of the compiled play-out)."""
     solver = _Expectimax(rules, goal)  # every position of the hand shares its memo
     pos, moves = start, []
     while legal_moves(rules, pos):
-        chosen = _plan(solver, View.of(pos))  # the view forgets the stock order
+        chosen = _plan(solver, View.of(pos), by_cards)  # the view forgets the stock order
         if not chosen:
             break
         for move in chosen:

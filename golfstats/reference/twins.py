@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from golfstats.engine import Line, Position, score_moves
+from golfstats.engine import DRAW, Line, Position, score_moves
 from golfstats.reference import honest
 from golfstats.reference.policies import greedy, lookahead, play_out, random_move
 from golfstats.reference.sampling import sampling
@@ -20,11 +20,23 @@ from golfstats.rules import Rules
 
 @dataclass(frozen=True)
 class TwinLine:
-    """What a twin says of a hand: won, strokes and, when it names one, the line."""
+    """What a twin says of a hand: won, strokes and, when it names one, the line; only its
+    first ``binding`` moves are the policy's own (None: all of them)."""
 
     won: bool
     strokes: int
     moves: tuple[int, ...] | None
+    binding: int | None = None
+
+    def agrees(self, moves, won: bool, strokes: int) -> bool:
+        """Does a play-out (its moves and result) do what this twin says?"""
+        if (won, strokes) != (self.won, self.strokes):
+            return False
+        if self.moves is None:
+            return True
+        upto = len(self.moves) if self.binding is None else self.binding
+        return tuple(moves[:upto]) == tuple(self.moves[:upto]) and (
+            self.binding is not None or len(moves) == len(self.moves))
 
 
 def _twin_line(line: Line) -> TwinLine:
@@ -49,9 +61,17 @@ def lookahead_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinL
 
 
 def sampling_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
+    """Its moves bind while stock remains: once the last card is turned nothing is hidden
+    and both it and the kernel play an optimal line, of which there are often many."""
     samples = int(policy.param("samples"))
-    return _twin_line(play_out(rules, start, lambda r, view, rng: sampling(r, view, samples, rng),
-                               key))
+    line = play_out(rules, start, lambda r, view, rng: sampling(r, view, samples, rng), key)
+    binding, drawn = (len(line.moves) if start.stock else 0), 0
+    for i, move in enumerate(line.moves):  # up to the draw that empties the stock
+        drawn += move == DRAW
+        if move == DRAW and drawn == len(start.stock):
+            binding = i + 1
+            break
+    return TwinLine(line.won, line.strokes, line.moves, binding)
 
 
 def exact_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
@@ -62,10 +82,16 @@ def exact_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
     return TwinLine(won, strokes, None)
 
 
+#: ``optimal``'s goal parameter: the expectimax's goal, and whether ties of p go to the
+#: fewest cards (goal win, the chance of winning alone) rather than the expected strokes.
+OPTIMAL_GOALS = {"win": ("win", True), "win-strokes": ("win", False), "strokes": ("strokes", False)}
+
+
 def optimal_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
     """The plain memoised expectimax's play-out (``reference.honest``); without a stock,
     nothing is hidden and the optimum is the reference solver's."""
     if not rules.layout.has_stock:
         return exact_twin(rules, start, policy, key)
-    line = score_moves(rules, start, honest.play_optimal(rules, start, str(policy.param("goal"))))
+    goal, by_cards = OPTIMAL_GOALS[str(policy.param("goal"))]
+    line = score_moves(rules, start, honest.play_optimal(rules, start, goal, by_cards))
     return _twin_line(line)

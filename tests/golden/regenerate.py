@@ -91,9 +91,13 @@ POLICY_HEADER = """\
 #   policy: SPEC key K                  the policy at its cheapest parameters, its random key
 #   line: ...                           the moves it plays: columns 1..{columns}, D = draw
 #   strokes: N                          the strokes at the end of that line
-# The scripted moves: from the deal, play the first legal play if any, else draw, M times.
+# The scripted moves: from the deal, play the first legal play if any, else draw, M times
+# (golf: until {stock} stock cards are left, so that the slow twins can check each line).
 """
 POSITION_MOVES = (14, 20)  # mid-game: small enough for every policy to be quick
+#: Golf positions are played on until this many stock cards are left: small enough for
+#: every policy's slow twin (the plain expectimax among them) to check the recorded line.
+GOLDEN_STOCK = 5
 
 
 def cheapest(name: str) -> Policy:
@@ -103,13 +107,32 @@ def cheapest(name: str) -> Policy:
 
 
 def scripted_position(rules, seed: int, index: int, moves: int):
+    """The position after the scripted moves: ``moves`` of them, or for a golf deal as many
+    as leave ``GOLDEN_STOCK`` stock cards (at least ``moves``); returns (position, moves made)."""
     pos = seeded_board(rules, seed, index).position()
-    for _ in range(moves):
+    made = 0
+    while made < moves or (rules.layout.has_stock and len(pos.stock) > GOLDEN_STOCK):
         options = legal_moves(rules, pos)
         if not options:
             break
         pos = apply(rules, pos, options[0])
-    return pos
+        made += 1
+    return pos, made
+
+
+class TwinDisagrees(SystemExit):
+    """A policy's kernel and its twin play different lines: nothing is re-approved."""
+
+
+def _twin_agrees(rules, policy, pos, key: int, line) -> None:
+    """Refuse to record a line the policy's slow twin does not play (or, for a twin that
+    names no line, whose result it does not reach)."""
+    twin = policy.info.twin(rules, pos, policy, key)
+    if not twin.agrees(line.moves, line.won, line.strokes):
+        said = (f"plays {format_moves(list(twin.moves))}" if twin.moves is not None
+                else f"reaches won={twin.won} strokes={twin.strokes}")
+        raise TwinDisagrees(f"{rules.id}: {policy.spec} (key {key}) plays {format_moves(line.moves)} "
+                            f"but its twin {said}; no golden file written")
 
 
 def policy_records(rules) -> list[str]:
@@ -117,13 +140,14 @@ def policy_records(rules) -> list[str]:
 
     out = []
     for index, moves in enumerate(POSITION_MOVES):
-        pos = scripted_position(rules, SEED, index, moves)
+        pos, moves = scripted_position(rules, SEED, index, moves)
         board = Board(pos.tableau, pos.stock, pos.top_card)
         for name in REGISTRY:
             policy = cheapest(name)
             line = play_board(rules, policy, board, key=index + 1)
             replay = score_moves(rules, pos, line.moves)
             assert replay.finished and replay.strokes == line.strokes, (rules.id, name, index)
+            _twin_agrees(rules, policy, pos, index + 1, line)
             out.append("\n".join([
                 f"position: seed {SEED} index {index} moves {moves}",
                 format_board(board, rules).rstrip("\n"),
@@ -143,13 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policies", action="store_true", help="only the policies' files")
     args = parser.parse_args(argv)
     both = not (args.solver or args.policies)
+    files = {}  # every policy file is made (and its twins asked) before any is written
     for name in args.variants if both or args.policies else ():
         rules = parse_variant(name)
-        text = POLICY_HEADER.format(positions=len(POSITION_MOVES), variant=rules.id,
+        text = POLICY_HEADER.format(positions=len(POSITION_MOVES), variant=rules.id, stock=GOLDEN_STOCK,
                                     version=RULES_VERSION, columns=rules.layout.columns)
-        path = HERE / "policies" / f"{rules.id}.txt"
+        files[HERE / "policies" / f"{rules.id}.txt"] = text + "\n" + "\n\n".join(policy_records(rules)) + "\n"
+        print(f"checked the policies of {rules.id} against their twins", flush=True)
+    for path, text in files.items():
         path.parent.mkdir(exist_ok=True)
-        path.write_text(text + "\n" + "\n\n".join(policy_records(rules)) + "\n")
+        path.write_text(text)
         print(f"wrote {path.relative_to(HERE.parent.parent)}")
     for name in args.variants if both or args.solver else ():
         rules = parse_variant(name)

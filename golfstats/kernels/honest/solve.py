@@ -151,6 +151,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second)}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
         return out
+    say("values", 0, n + 1, {"states": states, "bytes": second})
     gpk = packed_codes(heights0)
     scratch = np.empty((2, big), np.int32)
     bv = np.empty((big + 1, n_tops + 1), np.float64)
@@ -183,7 +184,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
             if path_d[j - 1] >= 0:
                 d = path_d[j - 1]
                 path_vals[d] = below[off[d]:off[d] + dcnt[d]].copy()
-        say("values", n - j + 1, n + 1, {"states": done})
+        say("values", n - j + 1, n + 1, {"valued": done})
     out.resolved = True
     out.p = float(result)
     out.moves_p = moves

@@ -31,7 +31,6 @@ import numpy as np
 from golfstats.kernels.honest.blocks import block_list
 from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
 
-
 #: Accepting tops per card kind read by the plain rules' inner loop (padded with the
 #: row's spare slot, so the loop has a fixed length and no unpredictable branch).
 WIDE = 4
