@@ -12,29 +12,39 @@ Hole par.  What the reference policy scores on that deal (playing with the deal'
 own key, as in a simulate run), clamped to 3..5 by default.  The course's par is
 the sum of its hole pars.
 
-Difficulty.  With ``difficulty`` a course keeps only the deals whose honest win
-probability (perfect play without peeking, ``golfstats.honest``: the chance a player who
-cannot see the stock wins with the best play) falls in the band of ``DIFFICULTY_BANDS``:
-easy 50% or more, medium 20% to 50%, hard above 0% and under 20% (some order of the stock
-wins, but a player rarely finds it).  Its holes' par is then the expected strokes of
-perfect honest play on the deal, rounded and clamped to 3..5, unless a reference
-``policy`` is named.  A deal the honest computation cannot resolve within its budget is
-skipped and counted.
+Difficulty.  A band of honest win chance (perfect play without peeking,
+``golfstats.honest``: the chance a player who cannot see the stock wins with the best
+play) keeps only the deals whose chance lies in [low, high).  ``easy``, ``medium`` and
+``hard`` are the thirds of the rule set's own deals that some order of the stock wins
+(``DIFFICULTY``: the cut points, measured per plain king rule on PySolFC deals 1-100),
+because win chances differ by rule set far more than any fixed band allows: no strict
+deal of the first hundred has a chance of 50%, most putt-putt deals do.  ``min_win`` and
+``max_win`` give the band directly (any rule set).  Only the chance of winning is
+computed (the fast path); hole par is the reference player's, as for every course.
+The deals are valued on ``workers`` processes and kept in index order, so the course
+does not depend on them.  A deal the honest computation cannot resolve within its budget
+is skipped and counted.  The search stops with a clear message when the band is too rare
+to fill within ``max_deals`` or the ``time_limit``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 from dataclasses import asdict, dataclass, field
 
+from golfstats.kernels.constants import HONEST_TOL as TOL
 from golfstats.policies import Policy, parse_policy
 from golfstats.rules import Rules
 
 #: Deals examined per batch while looking for winnable ones.
 _BATCH = 32
-#: Honest win probability bands of ``difficulty``: [low, high).
-DIFFICULTY_BANDS = {"easy": (0.5, 1.0 + 1e-12), "medium": (0.2, 0.5), "hard": (1e-12, 0.2)}
+DIFFICULTIES = ("easy", "medium", "hard")
+#: The honest win chances that cut a plain king rule's deals with a chance above 0 into
+#: thirds (hard below the first, easy from the second): measured on PySolFC deals 1-100
+#: (``benchmarks/bench_optimal.py --verbose``, see benchmarks/README.md).
+DIFFICULTY = {"strict": (0.05, 0.20), "queens-on-kings": (0.15, 0.40), "putt-putt": (0.70, 0.90)}
 
 
 class CourseError(ValueError):
@@ -79,6 +89,7 @@ class Course:
     deals_examined: int
     rule: str
     hole_list: list[Hole] = field(default_factory=list)
+    band: str | None = None  # the band of honest win chance kept, in words
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -88,7 +99,7 @@ class Course:
     def text(self) -> str:
         """Board text of every hole (comment lines start with ``#``), readable by ``parse_boards``."""
         when = f"date {self.date}, " if self.date else ""
-        band = f"; {self.difficulty} deals (honest win chance)" if self.difficulty else ""
+        band = f"; only {self.band} deals" if self.band else ""
         lines = [f"# {self.variant}: {self.holes}-hole course, {when}seed {self.seed}, par {self.par}",
                  f"# hole par = {self.policy}'s strokes on the deal, clamped to "
                  f"{self.hole_par_min}..{self.hole_par_max}"
@@ -102,15 +113,58 @@ class Course:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class Band:
+    """Honest win chances [low, high) a difficulty course keeps, and its name."""
+
+    low: float
+    high: float
+    name: str
+
+    def holds(self, p: float) -> bool:
+        return self.low <= p < self.high
+
+    def text(self) -> str:
+        high = "100%]" if self.high > 1 else f"{self.high:.0%})"
+        return f"{self.name} (honest win chance in [{self.low:.0%}, {high}"
+
+
+def band_for(rules: Rules, difficulty: str | None = None, min_win: float | None = None,
+             max_win: float | None = None) -> Band | None:
+    """The band of a difficulty (``DIFFICULTY``) or of explicit bounds; None for neither."""
+    if difficulty is None and min_win is None and max_win is None:
+        return None
+    if not rules.layout.has_stock:
+        raise CourseError(f"{rules.id} hides nothing: every deal's honest win chance is 0 or 1; "
+                          "use --winnable instead")
+    if difficulty is not None:
+        if min_win is not None or max_win is not None:
+            raise CourseError("give a difficulty or --min-win/--max-win, not both")
+        if difficulty not in DIFFICULTIES:
+            raise CourseError(f"difficulty is one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+        cuts = DIFFICULTY.get(rules.id)
+        if cuts is None:
+            raise CourseError(f"no difficulty bands are measured for {rules.id} (only for "
+                              f"{', '.join(DIFFICULTY)}); give the band as --min-win/--max-win")
+        low, high = {"hard": (TOL, cuts[0]), "medium": cuts, "easy": (cuts[1], 1.0 + TOL)}[difficulty]
+        return Band(low, high, difficulty)
+    low = TOL if min_win is None else min_win
+    high = 1.0 + TOL if max_win is None else max_win
+    if not 0 <= low < high:
+        raise CourseError(f"the band [{low:g}, {high:g}) is empty")
+    return Band(low, high, "chosen")
+
+
 def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None, winnable: bool = False,
                 policy: Policy | str | None = None, hole_par_min: int = 3, hole_par_max: int = 5,
-                max_deals: int | None = None, difficulty: str | None = None) -> Course:
+                max_deals: int | None = None, band: Band | None = None, workers: int = 1,
+                time_limit: float | None = None, progress=None) -> Course:
     """The course of ``holes`` holes from ``seed`` (see the module doc for the rules).
 
-    ``policy`` is the reference player of the hole pars (default ``lookahead``; with a
-    ``difficulty``, perfect honest play's expected strokes).  ``max_deals`` bounds the
-    deals examined when some are skipped (default 200 per hole, 40 with a difficulty);
-    ``CourseError`` if too few of them qualify.
+    ``policy`` is the reference player of the hole pars (default ``lookahead``).
+    ``max_deals`` bounds the deals examined when some are skipped (default 200 per hole,
+    40 with a band); ``time_limit`` (seconds) the search; ``CourseError`` if too few
+    deals qualify within them.  ``progress(examined, kept, holes)`` is told as it goes.
     """
     from golfstats.board import format_board
     from golfstats.deals import DealBatch, board_from_cards, seeded_deals
@@ -120,73 +174,118 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
         raise CourseError(f"a course has 9 or 18 holes, not {holes}")
     if hole_par_min > hole_par_max:
         raise CourseError(f"hole par minimum {hole_par_min} is above the maximum {hole_par_max}")
-    if difficulty is not None and difficulty not in DIFFICULTY_BANDS:
-        raise CourseError(f"difficulty is one of {', '.join(DIFFICULTY_BANDS)}, not {difficulty!r}")
-    if difficulty is not None and not rules.layout.has_stock:
-        raise CourseError(f"{rules.id} hides nothing: every deal's honest win chance is 0 or 1; "
-                          "use --winnable instead of --difficulty")
     reference = (parse_policy(policy) if isinstance(policy, str) else policy) if policy else None
-    if reference is None and difficulty is None:
-        reference = parse_policy("lookahead")
-    limit = max_deals if max_deals is not None else (40 if difficulty else 200) * holes
+    reference = reference or parse_policy("lookahead")
+    limit = max_deals if max_deals is not None else (40 if band else 200) * holes
+    started = time.monotonic()
     chosen: list[Hole] = []
-    skipped = 0
+    skipped = examined = 0
     start = 0
-    while len(chosen) < holes:
-        if start >= limit:
-            what = f"{difficulty} (honest win chance)" if difficulty else "winnable"
-            raise CourseError(f"only {len(chosen)} of the first {limit} deals of seed {seed} are "
-                              f"{what} under {rules.id}" + (f" ({skipped} unresolved)" if skipped else "")
+    def give_up(found: int) -> None:
+        stop = _stop(found, holes, examined, limit, started, time_limit, band, workers)
+        if stop:
+            raise CourseError(f"{rules.id}, seed {seed}: {stop}"
+                              + (f" ({skipped} deals unresolved, left out)" if skipped else "")
                               + f"; cannot make a {holes}-hole course")
-        batch = seeded_deals(rules, seed, start, min(_BATCH, limit - start))
-        keep = []
-        for k, cards in enumerate(batch.cards):
-            board = board_from_cards(rules, cards)
-            verdict = _qualifies(board, rules, winnable, difficulty)
-            if verdict is None:
-                skipped += 1
-                continue
-            if verdict is not False:
-                keep.append((k, board, verdict))
-            if len(chosen) + len(keep) == holes:
-                break
-        if keep:
-            if reference is not None:
-                sub = DealBatch(start, batch.cards[[k for k, _, _ in keep]],
-                                batch.keys[[k for k, _, _ in keep]])
+
+    with _Valuer(rules, workers if band else 1) as valuer:
+        while len(chosen) < holes:
+            give_up(len(chosen))
+            batch = seeded_deals(rules, seed, start, min(_BATCH, limit - start))
+            boards = [board_from_cards(rules, cards) for cards in batch.cards]
+            keep = []
+            for k, verdict in enumerate(valuer.judge(boards, winnable, band)):
+                examined += 1
+                if verdict is None:
+                    skipped += 1
+                elif verdict is not False:
+                    keep.append((k, verdict))
+                if progress:
+                    progress(examined, len(chosen) + len(keep), holes)
+                if len(chosen) + len(keep) == holes:
+                    break
+                give_up(len(chosen) + len(keep))
+            if keep:
+                sub = DealBatch(start, batch.cards[[k for k, _ in keep]], batch.keys[[k for k, _ in keep]])
                 strokes = [float(s) for s in play_deals(rules, reference, sub)["strokes"]]
-            else:
-                strokes = [odds.expected_strokes for _, _, odds in keep]
-            for (k, board, odds), s in zip(keep, strokes, strict=True):
-                par = int(min(max(round(s), hole_par_min), hole_par_max))
-                chosen.append(Hole(len(chosen) + 1, seed, start + k, par, s,
-                                   True if winnable else None, format_board(board, rules),
-                                   None if odds is True else odds.win_p))
-        start += len(batch.cards)
-    examined = chosen[-1].index + 1
+                for (k, verdict), s in zip(keep, strokes, strict=True):
+                    par = int(min(max(round(s), hole_par_min), hole_par_max))
+                    chosen.append(Hole(len(chosen) + 1, seed, start + k, par, s,
+                                       True if winnable else None, format_board(boards[k], rules),
+                                       None if verdict is True else verdict.win_p))
+            start += len(batch.cards)
     rule = ("seed = int(YYYYMMDD) of the date; holes are the seed's deals in index order"
             + (", skipping deals the exact solver cannot win" if winnable else "")
-            + (f", keeping the {difficulty} ones (honest win chance in "
-               f"[{DIFFICULTY_BANDS[difficulty][0]:.0%}, {min(DIFFICULTY_BANDS[difficulty][1], 1):.0%}))"
-               if difficulty else ""))
-    by = reference.spec if reference is not None else "optimal (expected strokes)"
-    return Course(rules.id, holes, seed, date, by, winnable, difficulty, hole_par_min, hole_par_max,
-                  sum(h.par for h in chosen), examined, rule, chosen)
+            + (f", keeping the {band.text()}" if band else ""))
+    return Course(rules.id, holes, seed, date, reference.spec, winnable,
+                  band.name if band else None, hole_par_min, hole_par_max,
+                  sum(h.par for h in chosen), examined, rule, chosen,
+                  band.text() if band else None)
 
 
-def _qualifies(board, rules: Rules, winnable: bool, difficulty: str | None):
+def _stop(found, holes, examined, limit, started, time_limit, band, workers) -> str | None:
+    """Why the search must stop now (None: it goes on): the deal limit, the time limit, or
+    a band so rare at the rate seen that the limit cannot fill it."""
+    what = band.text() if band else "winnable"
+    rate = f"{found} of the first {examined} deals are {what}"
+    if examined >= limit:
+        return f"only {rate}"
+    elapsed = time.monotonic() - started
+    if time_limit and elapsed > time_limit:
+        need = (holes - found) * examined / max(found, 0.5)
+        more = need * elapsed / max(examined, 1)
+        return (f"stopped after {elapsed / 60:.1f} min: {rate}; about {need:.0f} more deals "
+                f"(~{more / 60:.0f} min on {workers} worker{'s' if workers > 1 else ''}) would "
+                "finish it: raise --time-limit or widen the band")
+    if band and examined >= 30 and (holes - found) * examined / max(found, 0.5) > limit - examined:
+        return (f"only {rate}: at that rate the {limit}-deal limit cannot fill the course "
+                "(widen the band, or raise --max-deals)")
+    return None
+
+
+class _Valuer:
+    """Judges deals (``_qualifies``), on a pool of ``workers`` processes when there are
+    several; verdicts come back in the deals' order."""
+
+    def __init__(self, rules: Rules, workers: int) -> None:
+        self._rules, self._workers, self._pool = rules, max(1, workers), None
+
+    def __enter__(self) -> _Valuer:
+        if self._workers > 1:
+            import multiprocessing as mp
+
+            self._pool = mp.get_context("spawn").Pool(self._workers)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+
+    def judge(self, boards, winnable: bool, band: Band | None):
+        tasks = [(b, self._rules, winnable, band) for b in boards]
+        if self._pool is None:
+            yield from (_qualifies(*t) for t in tasks)
+        else:
+            yield from self._pool.imap(_qualifies_task, tasks)
+
+
+def _qualifies_task(task):
+    return _qualifies(*task)
+
+
+def _qualifies(board, rules: Rules, winnable: bool, band: Band | None):
     """False: the deal is left out; None: unresolved (left out, counted); otherwise True,
-    or the deal's honest ``Odds`` when a difficulty asks for them."""
+    or the deal's honest ``Odds`` (its chance of winning) when a band asks for them."""
     from golfstats.solver import solve
 
     if winnable and not solve(board, rules, "win").won:
         return False
-    if difficulty is None:
+    if band is None:
         return True
-    from golfstats.honest import odds
+    from golfstats import honest
 
-    value = odds(board, rules, "win")
+    value = honest.odds(board, rules, "win", win_only=True)
     if not value.resolved:
         return None
-    low, high = DIFFICULTY_BANDS[difficulty]
-    return value if low <= value.win_p < high else False
+    return value if band.holds(value.win_p) else False

@@ -1,9 +1,10 @@
-"""``golfstats course --difficulty``: deals kept by their band of honest win chance.
+"""``golfstats course --difficulty`` and ``--min-win/--max-win``: deals kept by their band of
+honest win chance.
 
 The honest value of a whole deal takes seconds to minutes (docs/honest-play.md), too slow
 for CI; here the selection rule is checked with ``golfstats.honest.odds`` replaced by a
-stand-in that gives each deal a known value, so the test can tell exactly which deals a
-band must keep, which an unresolved deal must skip, and what par each hole must get.
+stand-in that gives each deal a known chance, so the test can tell exactly which deals a
+band must keep, which an unresolved deal must skip, and when the search must give up.
 """
 
 from __future__ import annotations
@@ -15,23 +16,26 @@ from typer.testing import CliRunner
 
 import golfstats.honest
 from golfstats.cli import app
+from golfstats.course import CourseError, band_for, make_course
 from golfstats.deals import seeded_deals
 from golfstats.honest import Odds
-from golfstats.report.course import CourseError, make_course
 from golfstats.rules import parse_variant
 
 RULES = parse_variant("putt-putt")
 SEED = 11
-#: The stand-in's win chance and expected strokes of deal i (cycling through every band,
-#: a zero and an unresolved deal).
-WIN_P = [0.9, 0.35, 0.05, 0.0, None, 0.5, 0.2, 0.1999]
+#: The stand-in's win chance of deal i (cycling through every band, a zero and an
+#: unresolved deal).
+WIN_P = [0.95, 0.35, 0.05, 0.0, None, 0.5, 0.8, 0.1999, 0.75]
+#: The difficulty thirds as documented (README, ``golfstats course --help``), written out
+#: here so the test holds the code to the documentation rather than to itself.
+DOCUMENTED = {"putt-putt": (0.70, 0.90), "strict": (0.05, 0.20), "queens-on-kings": (0.15, 0.40)}
 
 
 def _value(i: int) -> Odds:
     p = WIN_P[i % len(WIN_P)]
     if p is None:
         return Odds(math.nan, math.nan, False, 10**6, 0.0)
-    return Odds(p, 2.4 + (i % 5), True, 100, 0.0)
+    return Odds(p, math.nan, True, 100, 0.0)
 
 
 @pytest.fixture
@@ -40,11 +44,12 @@ def known_odds(monkeypatch):
     from golfstats.board import format_board
     from golfstats.deals import board_from_cards
 
-    batch = seeded_deals(RULES, SEED, 0, 200)
+    batch = seeded_deals(RULES, SEED, 0, 400)
     index = {format_board(board_from_cards(RULES, c), RULES): i for i, c in enumerate(batch.cards)}
     calls = []
 
-    def odds(board, rules, goal="win", max_states=None):
+    def odds(board, rules, goal="win", max_states=None, *, win_only=False, **_):
+        assert win_only and goal == "win"  # a band needs the chance of winning alone
         i = index[format_board(board, rules)]
         calls.append(i)
         return _value(i)
@@ -53,59 +58,89 @@ def known_odds(monkeypatch):
     return calls
 
 
-#: The bands as documented (README, ``golfstats course --help``), written out here so the
-#: test holds the code to the documentation rather than to itself.
-DOCUMENTED = {"easy": lambda p: p >= 0.5, "medium": lambda p: 0.2 <= p < 0.5,
-              "hard": lambda p: 0.0 < p < 0.2}
-
-
-def _expected(band: str, holes: int) -> list[int]:
-    out = []
-    i = 0
+def _expected(keep, holes: int) -> list[int]:
+    out, i = [], 0
     while len(out) < holes:
         p = WIN_P[i % len(WIN_P)]
-        if p is not None and DOCUMENTED[band](p):
+        if p is not None and keep(p):
             out.append(i)
         i += 1
     return out
 
 
 @pytest.mark.parametrize("band", ["easy", "medium", "hard"])
-def test_difficulty_keeps_the_band_and_pars_by_expected_strokes(known_odds, band):
-    course = make_course(RULES, 9, SEED, difficulty=band)
-    assert [h.index for h in course.hole_list] == _expected(band, 9)
+def test_difficulty_keeps_its_third(known_odds, band):
+    low, high = DOCUMENTED["putt-putt"]
+    keep = {"hard": lambda p: 0 < p < low, "medium": lambda p: low <= p < high,
+            "easy": lambda p: p >= high}[band]
+    course = make_course(RULES, 9, SEED, band=band_for(RULES, band), max_deals=400)
+    assert [h.index for h in course.hole_list] == _expected(keep, 9)
     for hole in course.hole_list:
-        value = _value(hole.index)
-        assert hole.win_p == value.win_p
-        assert hole.par == min(max(round(value.expected_strokes), 3), 5)
-    assert course.par == sum(h.par for h in course.hole_list)
-    assert course.policy == "optimal (expected strokes)"
+        assert hole.win_p == _value(hole.index).win_p
+    assert course.difficulty == band
+
+
+def test_explicit_bounds_and_the_documented_thirds():
+    for variant, cuts in DOCUMENTED.items():
+        rules = parse_variant(variant)
+        assert (band_for(rules, "medium").low, band_for(rules, "medium").high) == cuts
+        assert band_for(rules, "hard").high == cuts[0] and band_for(rules, "easy").low == cuts[1]
+    chosen = band_for(RULES, min_win=0.3, max_win=0.6)
+    assert chosen.holds(0.3) and chosen.holds(0.59) and not chosen.holds(0.6)
+    assert not band_for(RULES, min_win=None, max_win=0.2).holds(0.0)  # p = 0 is never kept
+    with pytest.raises(CourseError, match="no difficulty bands are measured"):
+        band_for(parse_variant("strict+jokers2"), "easy")
+    with pytest.raises(CourseError, match="not both"):
+        band_for(RULES, "easy", min_win=0.5)
+    with pytest.raises(CourseError, match="empty"):
+        band_for(RULES, min_win=0.6, max_win=0.5)
+
+
+def test_pars_come_from_the_reference_player(known_odds):
+    from golfstats.policies import parse_policy, play_deals
+
+    batch = seeded_deals(RULES, SEED, 0, 200)
+    for policy in (None, "greedy"):
+        course = make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.3), policy=policy)
+        strokes = play_deals(RULES, parse_policy(policy or "lookahead"), batch)["strokes"]
+        assert [h.par for h in course.hole_list] == [min(max(int(strokes[h.index]), 3), 5)
+                                                      for h in course.hole_list]
+        assert course.policy == (policy or "lookahead")
 
 
 def test_an_unresolved_deal_is_skipped_and_counted(known_odds):
-    with pytest.raises(CourseError, match=r"\(2 unresolved\)"):
-        make_course(RULES, 9, SEED, difficulty="medium", max_deals=16)
+    with pytest.raises(CourseError, match=r"\(2 deals unresolved, left out\)"):
+        make_course(RULES, 9, SEED, band=band_for(RULES, "medium"), max_deals=18)
 
 
-def test_a_named_reference_policy_sets_par_instead(known_odds):
-    from golfstats.policies import parse_policy, play_deals
-
-    course = make_course(RULES, 9, SEED, difficulty="easy", policy="greedy")
-    batch = seeded_deals(RULES, SEED, 0, 200)
-    strokes = play_deals(RULES, parse_policy("greedy"), batch)["strokes"]
-    want = [min(max(int(strokes[h.index]), 3), 5) for h in course.hole_list]
-    assert [h.par for h in course.hole_list] == want
+def test_a_rare_band_stops_early_with_its_rate(known_odds):
+    """A band one deal in nine meets would need 81 deals for 9 holes: with a limit of 60
+    the search stops as soon as its rate says so (after 30 deals), naming the rate."""
+    with pytest.raises(CourseError, match=r"of the first 30 deals .* cannot fill"):
+        make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.9), max_deals=60)
+    assert len(known_odds) == 30
 
 
-def test_stockless_games_refuse_a_difficulty():
+def test_the_time_limit_stops_the_search_and_says_how_far_it_got(known_odds):
+    with pytest.raises(CourseError, match=r"stopped after .* more deals"):
+        make_course(RULES, 18, SEED, band=band_for(RULES, min_win=0.3), time_limit=1e-9)
+
+
+def test_stockless_games_refuse_a_band():
     with pytest.raises(CourseError, match="hides nothing"):
-        make_course(parse_variant("black-hole"), 9, SEED, difficulty="easy")
+        band_for(parse_variant("black-hole"), "easy")
 
 
-def test_course_command_difficulty(known_odds):
+def test_course_command_bands(known_odds):
     result = CliRunner().invoke(app, ["course", "--variant", "putt-putt", "--seed", str(SEED),
-                                      "--difficulty", "hard", "--json"])
+                                      "--difficulty", "hard", "--workers", "1", "--json"])
     assert result.exit_code == 0, result.stdout
     assert '"difficulty": "hard"' in result.stdout
+    chosen = CliRunner().invoke(app, ["course", "--variant", "putt-putt", "--seed", str(SEED),
+                                      "--min-win", "0.3", "--max-win", "0.6", "--workers", "1"])
+    assert chosen.exit_code == 0, chosen.stdout
+    assert "honest win chance in [30%, 60%)" in chosen.stdout
     bad = CliRunner().invoke(app, ["course", "--difficulty", "extreme"])
     assert bad.exit_code == 2
+    clash = CliRunner().invoke(app, ["course", "--difficulty", "easy", "--min-win", "0.2"])
+    assert clash.exit_code == 2 and "not both" in clash.output

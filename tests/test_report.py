@@ -16,6 +16,7 @@ import pytest
 from test_report_support import write_run
 
 from golfstats.board import parse_board
+from golfstats.course import CourseError, date_seed, make_course
 from golfstats.deals import seeded_board
 from golfstats.report import build_report
 from golfstats.report.compare import (
@@ -25,7 +26,6 @@ from golfstats.report.compare import (
     newcombe_independent,
     newcombe_paired,
 )
-from golfstats.report.course import CourseError, date_seed, make_course
 from golfstats.report.par import Pmf, hole_par_summary, par_from_hist, round_par, versus_hole_par
 from golfstats.rules import parse_variant
 from golfstats.runs import RunError, load_run, load_runs, resolve_policy

@@ -136,13 +136,24 @@ def course(
         "--winnable", help="Only deals the exact solver can win (others are skipped in order).")] = False,
     difficulty: Annotated[Difficulty | None, typer.Option(
         "--difficulty", help="Only deals of this band of honest win chance (perfect play "
-                             "without peeking): easy 50% or more, medium 20-50%, hard under 20% "
-                             "but above 0.  Hole par is then perfect honest play's expected "
-                             "strokes, unless --policy is given.  Slow: each deal is solved "
-                             "exactly.")] = None,
+                             "without peeking): the thirds, hard, medium and easy, of the rule "
+                             "set's deals that some order of the stock wins (measured for "
+                             "strict, queens-on-kings and putt-putt; see README).  Each deal's "
+                             "chance is computed exactly: seconds to minutes a deal.")] = None,
+    min_win: Annotated[float | None, typer.Option(
+        "--min-win", min=0.0, max=1.0, help="Only deals whose honest win chance is at least "
+                                            "this (0..1), for any rule set.")] = None,
+    max_win: Annotated[float | None, typer.Option(
+        "--max-win", min=0.0, max=1.0, help="Only deals whose honest win chance is below "
+                                            "this (0..1).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=1, help="Processes valuing deals for a band (default: all cores).")] = None,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", min=0.1, help="Minutes the search for a band's deals may take; then it "
+                                      "stops and says how far it got.")] = 10.0,
     policy: Annotated[str | None, typer.Option(
-        "--policy", "-p", help="Reference player whose strokes on a deal set its par (default "
-                               "lookahead; with --difficulty, perfect honest play).")] = None,
+        "--policy", "-p", help="Reference player whose strokes on a deal set its par "
+                               "(default lookahead).")] = None,
     hole_par_min: HoleParMinOpt = 3,
     hole_par_max: HoleParMaxOpt = 5,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the course as JSON here.")] = None,
@@ -154,8 +165,9 @@ def course(
     import datetime as dt
     import os
 
+    from golfstats.cli.progress import CourseProgress
+    from golfstats.course import CourseError, band_for, date_seed, make_course
     from golfstats.policies import PolicyError, parse_policy
-    from golfstats.report.course import CourseError, date_seed, make_course
 
     if holes not in (9, 18):
         fail(f"--holes must be 9 or 18, not {holes}")
@@ -170,9 +182,12 @@ def course(
         if seed is None:
             date = date or dt.date.today().isoformat()
             seed = date_seed(date)
-        result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=ref,
-                             hole_par_min=hole_par_min, hole_par_max=hole_par_max,
-                             difficulty=difficulty.value if difficulty else None)
+        band = band_for(rules, difficulty.value if difficulty else None, min_win, max_win)
+        with CourseProgress(holes, enabled=band is not None) as bar:
+            result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=ref,
+                                 hole_par_min=hole_par_min, hole_par_max=hole_par_max, band=band,
+                                 workers=workers or os.cpu_count() or 1, time_limit=60 * time_limit,
+                                 progress=bar.update)
     except (CourseError, PolicyError) as exc:
         fail(str(exc))
     typer.echo(result.to_json() if as_json else result.text())

@@ -1,4 +1,4 @@
-"""Reports of simulate runs: tables, charts, one HTML page, par, courses, comparisons.
+"""Reports of simulate runs: tables, charts, one HTML page, par, comparisons.
 
 ``build_report(runs, out_dir)`` is what ``golfstats report`` does: it merges the runs'
 summaries and writes ``tables/`` (Markdown and CSV), ``charts/`` (PNG and SVG) and
