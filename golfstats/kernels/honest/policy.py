@@ -73,59 +73,71 @@ def _drawn(dr, g, d):
 @nb.njit(cache=True, nogil=True)
 def new_policy(g_size, max_states):
     """An empty table for a position of ``g_size`` height codes (budget ``max_states``)."""
-    hk = np.full(1 << 12, -1, np.int64)
-    hv = np.empty(2 << 12, np.float64)
+    tab = _empty_table(1 << 12)
     meta = np.zeros(8, np.int64)  # ..., choices made, endpoints scanned
     meta[_CAP] = max_states
     meta[_GSIZE] = g_size
     ecache = np.full(g_size * STOCK_KINDS, -1, np.int64)
     epool = np.empty(1 << 12, np.int64)
     mark = np.zeros(g_size, np.int64)
-    return hk, hv, meta, ecache, epool, mark
+    return tab, meta, ecache, epool, mark
 
 
 @nb.njit(cache=True, nogil=True)
 def policy_count(pt):
-    return pt[2][_COUNT]
+    return pt[1][_COUNT]
 
 
 @nb.njit(cache=True, nogil=True)
 def policy_failed(pt):
     """The budget was hit (``1``), or not (``0``)."""
-    return 1 if pt[2][_FAILED] else 0
+    return 1 if pt[1][_FAILED] else 0
+
+
+@nb.njit(cache=True, nogil=True)
+def _empty_table(slots):
+    """A hash table of ``slots`` (a power of two) entries: key, p, e side by side in one
+    array, so a probe reads one cache line; an empty slot's key is -1."""
+    tab = np.empty(3 * slots, np.float64)
+    for i in range(slots):
+        tab[3 * i] = -1.0
+    return tab
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _find(hk, key):
-    mask = hk.shape[0] - 1
+def _find(tab, key):
+    """The slot of ``key`` (an int below 2**53, stored exactly as a float), or the empty
+    slot where it would go."""
+    mask = tab.shape[0] // 3 - 1
     i = slot_of(key, mask)
+    fkey = float(key)
     while True:
-        k = hk[i]
-        if k == key or k == -1:
+        k = tab[3 * i]
+        if k == fkey or k == -1.0:
             return i
         i = (i + 1) & mask
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _put(hk, hv, meta, key, p, e):
+def _put(tab, meta, key, p, e):
     """Store (p, e) under ``key``; returns the table (doubled when half full)."""
-    i = _find(hk, key)
-    if hk[i] == -1:
+    i = _find(tab, key)
+    if tab[3 * i] == -1.0:
         meta[_COUNT] += 1
-        hk[i] = key
-    hv[2 * i] = p
-    hv[2 * i + 1] = e
-    if 2 * meta[_COUNT] > hk.shape[0]:
-        hk2 = np.full(2 * hk.shape[0], -1, np.int64)
-        hv2 = np.empty(4 * hk.shape[0], np.float64)
-        for s in range(hk.shape[0]):
-            if hk[s] != -1:
-                t = _find(hk2, hk[s])
-                hk2[t] = hk[s]
-                hv2[2 * t] = hv[2 * s]
-                hv2[2 * t + 1] = hv[2 * s + 1]
-        return hk2, hv2
-    return hk, hv
+        tab[3 * i] = float(key)
+    tab[3 * i + 1] = p
+    tab[3 * i + 2] = e
+    slots = tab.shape[0] // 3
+    if 2 * meta[_COUNT] > slots:
+        tab2 = _empty_table(2 * slots)
+        for s in range(slots):
+            if tab[3 * s] != -1.0:
+                t = _find(tab2, np.int64(tab[3 * s]))
+                tab2[3 * t] = tab[3 * s]
+                tab2[3 * t + 1] = tab[3 * s + 1]
+                tab2[3 * t + 2] = tab[3 * s + 2]
+        return tab2
+    return tab
 
 
 @nb.njit(cache=True, nogil=True)
@@ -237,9 +249,9 @@ def _new_ends(kt, exposed, heights0, pw, g, r, meta, mark, epool):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def choose(hk, hv, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, zero):
+def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, zero):
     """The doc's choice among the endpoints ``ends[at:at + ENDS * cnt]`` with D-code d drawn
-    (|D| = j), p from ``p_at(dr, cum, off, vals, ...)``, e from the table (hk, hv).  With
+    (|D| = j), p from ``p_at(dr, cum, off, vals, ...)``, e from the table ``tab``.  With
     ``zero`` the caller knows that no stock order wins from any of them (they follow a
     draw from a state whose W bit is 0), so their p is not looked up.
 
@@ -301,10 +313,10 @@ def choose(hk, hv, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, zero):
             elif j == n:
                 vp, ve = 0.0, float(cards)
             else:
-                s = _find(hk, d * g_size + g)
-                if hk[s] == -1:
+                s = _find(tab, d * g_size + g)
+                if tab[3 * s] == -1.0:
                     return 1, 0.0, 0.0, 0, -1, g
-                vp, ve = hv[2 * s], hv[2 * s + 1]
+                vp, ve = tab[3 * s + 1], tab[3 * s + 2]
             if rnd == 0:
                 be = min(be, ve)
                 if n_comp == 0:
@@ -326,12 +338,12 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
     The table's arrays are taken out of ``pt`` once: the depth-first walk below calls only
     inlined helpers on plain arrays (tuples of arrays passed on every call cost more
     than the work)."""
-    hk, hv, meta, ecache, epool, mark = pt
+    tab, meta, ecache, epool, mark = pt
     dr, cum, off, vals = sol
     g_size = meta[_GSIZE]
-    i = _find(hk, d * g_size + g)
-    if hk[i] != -1:
-        return hv[2 * i], hv[2 * i + 1], pt
+    i = _find(tab, d * g_size + g)
+    if tab[3 * i] != -1.0:
+        return tab[3 * i + 1], tab[3 * i + 2], pt
     if meta[_FAILED]:
         return np.nan, np.nan, pt
     depth = n + 2
@@ -358,7 +370,7 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
             if eo < 0:
                 eo, epool = _new_ends(kt, exposed, heights0, pw, g, r, meta, mark, epool)
                 ecache[slot] = eo
-            status, p, e, c, _, need = choose(hk, hv, meta, epool, eo + 1, epool[eo], d + pwd[r],
+            status, p, e, c, _, need = choose(tab, meta, epool, eo + 1, epool[eo], d + pwd[r],
                                               j + 1, n, dr, cum, off, vals, zero)
             if status == 1:
                 fr[sp] = r
@@ -372,13 +384,13 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
             r += 1
         if child:
             continue
-        hk, hv = _put(hk, hv, meta, d * g_size + g, fp[sp], fe[sp])
+        tab = _put(tab, meta, d * g_size + g, fp[sp], fe[sp])
         if meta[_COUNT] >= meta[_CAP]:
             meta[_FAILED] = 1
-            return np.nan, np.nan, (hk, hv, meta, ecache, epool, mark)
+            return np.nan, np.nan, (tab, meta, ecache, epool, mark)
         sp -= 1
-    i = _find(hk, fd[0] * g_size + fg[0])
-    return hv[2 * i], hv[2 * i + 1], (hk, hv, meta, ecache, epool, mark)
+    i = _find(tab, fd[0] * g_size + fg[0])
+    return tab[3 * i + 1], tab[3 * i + 2], (tab, meta, ecache, epool, mark)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -386,9 +398,9 @@ def position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, gp, u, d, j):
     """The policy's (p, e) at the position (packed heights gp, top u, D-code d, |D| = j):
     the choice among its chain endpoints.  Returns ``(p, e, pt)`` (NaN once failed)."""
     ends = np.empty(64, np.int64)
-    cnt, ends = chain_ends(kt, exposed, pw, gp, u, pt[5], ends, 0)
+    cnt, ends = chain_ends(kt, exposed, pw, gp, u, pt[4], ends, 0)
     while True:
-        status, p, e, c, _, need = choose(pt[0], pt[1], pt[2], ends, 0, cnt, d, j, n, sol[0], sol[1],
+        status, p, e, c, _, need = choose(pt[0], pt[1], ends, 0, cnt, d, j, n, sol[0], sol[1],
                                           sol[2], sol[3], False)
         if status == 0:
             return p, e, pt

@@ -208,7 +208,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
         ok, root, mp, me, pt, count = policy_values(kt, exposed, heights0, top0, m0, out.sol,
                                                     budget)
         out.stats["policy_states"] = int(count)
-        out.stats["policy_bytes"] = int(pt[0].nbytes + pt[1].nbytes + pt[3].nbytes + pt[4].nbytes)
+        out.stats["policy_bytes"] = int(pt[0].nbytes + pt[2].nbytes + pt[3].nbytes)
         if not ok:
             out.resolved = False
             out.p = np.nan
