@@ -41,6 +41,8 @@ def honest() -> None:
             odds(board, rules, goal)
             move_values(board, rules, goal)
             play_optimal(rules, [board], goal)
+        odds(board, rules, "win", win_only=True)  # the chance of winning alone
+        play_optimal(rules, [board], "win", win_only=True)
 
 
 def players() -> None:

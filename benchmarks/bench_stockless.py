@@ -62,7 +62,7 @@ def _peak_mb() -> float:
 
 def _inputs(rules, n: int):
     from golfstats.deals import pysol_board
-    from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
+    from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
 
     tables = tables_for(rules)
     boards = [pysol_board(rules, number) for number in range(1, n + 1)]
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
     from golfstats.kernels.constants import TRUNCATED
-    from golfstats.kernels.stockless import solve_stockless
+    from golfstats.kernels.stockless.solve import solve_stockless
     from golfstats.rules import parse_variant
 
     goals = ("win", "strokes") if args.goal == "both" else (args.goal,)

@@ -117,7 +117,7 @@ def _check(rules: Rules, goal: str) -> int:
 
 
 def _tables(rules: Rules, board: Board, top: Top | None):
-    from golfstats.kernels.tables import tables_for
+    from golfstats.kernels.rule_tables import tables_for
 
     top = board.position().top if top is None else top
     tables = tables_for(rules, board.foundation is None)
@@ -133,7 +133,7 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
            max_bytes: int | None = None, progress=None) -> _Solved:
     from golfstats.kernels.honest.solve import KEEP_ALL, KEEP_LAYERS, KEEP_PATH, solve_strokes, solve_win
     from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS
-    from golfstats.kernels.tables import board_arrays, kernel_tables
+    from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 
     _check(rules, goal)
     if win_only and goal != "win":
@@ -239,7 +239,7 @@ def play_optimal(rules: Rules, deals, goal: str = "win", max_states: int | None 
     ``odds.resolved=False``, ``line.resolved=False`` and ``fallback="greedy"``.
     """
     from golfstats.kernels.honest.play import play_greedy, play_strokes, play_win, play_winp
-    from golfstats.kernels.tables import board_arrays, kernel_tables
+    from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 
     out = []
     for board in _boards(rules, deals):

@@ -46,7 +46,7 @@ def scratch(dtype: str, size: int, fill: int) -> np.ndarray:
 def solver_scratch(stride: int) -> tuple[np.ndarray, np.ndarray]:
     """The sweeps' buffers, big enough for any golf position: ``kv`` (any-time, uint8
     filled with INF) and ``kb`` (when-stuck, uint32 zeros)."""
-    from golfstats.kernels.sweep import INF
+    from golfstats.kernels.golf.sweep import INF
 
     size = (6**7 + 1) * stride
     return scratch("uint8", size, INF), scratch("uint32", size, 0)
@@ -58,8 +58,8 @@ def solve(board: Board, rules: Rules, goal: Goal | str = Goal.STROKES,
     may turn; ``max_states`` bounds the stockless search (default
     ``kernels.constants.STOCKLESS_MAX_STATES``)."""
     from golfstats.kernels.constants import STOCKLESS_MAX_STATES, TRUNCATED
+    from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
     from golfstats.kernels.solve import solve_position
-    from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
 
     goal = Goal(goal)
     started = time.perf_counter()

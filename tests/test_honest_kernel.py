@@ -1,4 +1,4 @@
-"""The honest expectimax kernel (``golfstats.honest``, ``kernels/honest*.py``): what only it knows.
+"""The honest expectimax kernel (``golfstats.honest``, ``kernels/honest/``): what only it knows.
 
 * Its values equal a brute-force recursion written here from ``docs/honest-play.md``
   alone (moves of ``engine.legal_moves``, draws averaged over kinds, memoised on
@@ -277,7 +277,7 @@ def test_win_bitsets_are_fact_1(variant):
     from golfstats.kernels.core import powers
     from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
     from golfstats.kernels.honest.wins import win_bit, win_table
-    from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
+    from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
 
     rules = parse_variant(variant)
     rng = np.random.default_rng(17)
@@ -479,7 +479,7 @@ def test_drawn_from_states_are_their_definition(variant):
     from golfstats.kernels.honest.reach import reach_sets
     from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
     from golfstats.kernels.honest.wins import win_sets
-    from golfstats.kernels.tables import board_arrays, kernel_tables
+    from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 
     rules = parse_variant(variant)
     rng = np.random.default_rng(23)

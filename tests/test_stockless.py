@@ -28,7 +28,7 @@ from golfstats.engine import apply, legal_moves
 from golfstats.kernels.constants import FINISHED, TRUNCATED
 from golfstats.kernels.core import powers
 from golfstats.kernels.hashset import grow, insert, new_set
-from golfstats.kernels.stockless import (
+from golfstats.kernels.stockless.solve import (
     DEFAULT_RULES,
     USE_BURIED,
     USE_CANONICAL,
@@ -38,8 +38,8 @@ from golfstats.kernels.stockless import (
     _solve,
     solve_stockless,
 )
-from golfstats.kernels.stockless_canon import canonical_key, trie_nodes
-from golfstats.kernels.stockless_rules import (
+from golfstats.kernels.stockless.canon import canonical_key, trie_nodes
+from golfstats.kernels.stockless.rules import (
     card_data,
     card_last,
     card_stuck,
@@ -49,7 +49,7 @@ from golfstats.kernels.stockless_rules import (
     unreached,
     walk_tables,
 )
-from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
+from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
 from golfstats.reference import reference_solve
 from golfstats.rules import parse_variant
 

@@ -1,7 +1,7 @@
 """Compiled kernels (numba): dealing, the exact solvers, the play-out loops.  No I/O.
 
 Every kernel is a pure function of the arrays it is given (tables, dealt cards, an
-``out`` array); randomness comes in as a per-deal key (``kernels.rng``).  The shared
+``out`` array); randomness comes in as a per-deal key (``kernels.players.rng``).  The shared
 constants live in the numba-free ``kernels.constants`` and the small shared functions
 in ``kernels.core``.
 

@@ -21,7 +21,7 @@ NO_MOVE = -2
 #: How a play-out or a search ended.
 FINISHED, ILLEGAL_PLAN, TRUNCATED = 0, 1, 2
 
-#: Ids of the compiled players (``kernels.playout`` dispatches on them; the policy
+#: Ids of the compiled players (``kernels.players.playout`` dispatches on them; the policy
 #: registry in ``golfstats.policies`` names them).
 RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
 

@@ -1,6 +1,6 @@
 """The one place that chooses the exact (clairvoyant) solver for a position.
 
-Golf layouts are swept densely (``kernels.sweep``: the any-time sweep, or the
+Golf layouts are swept densely (``kernels.golf.sweep``: the any-time sweep, or the
 when-stuck sweep); the stockless games are searched with their pruning rules
 (``kernels.stockless``).  Every
 caller, the solver's Python front (``golfstats.solver``) and the players that solve
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numba as nb
 
 from golfstats.kernels.constants import FINISHED
-from golfstats.kernels.stockless import solve_stockless
-from golfstats.kernels.sweep import sweep_any_time, sweep_when_stuck
+from golfstats.kernels.golf.sweep import sweep_any_time, sweep_when_stuck
+from golfstats.kernels.stockless.solve import solve_stockless
 
 
 @nb.njit(cache=True, nogil=True)

@@ -26,7 +26,7 @@ def _kernel_params(policy: Policy) -> np.ndarray:
 
 
 class CompiledPlayer(Strategy):
-    """An honest player compiled in ``kernels.playout`` under the id ``kernel``."""
+    """An honest player compiled in ``kernels.players.playout`` under the id ``kernel``."""
 
     def __init__(self, kernel: int):
         self.kernel = kernel
@@ -34,8 +34,8 @@ class CompiledPlayer(Strategy):
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
         """``seconds``: the compiled loop plays a whole batch in one call, so the batch
         time is divided evenly."""
-        from golfstats.kernels.playout import play_batch
-        from golfstats.kernels.tables import kernel_tables, tables_for
+        from golfstats.kernels.players.playout import play_batch
+        from golfstats.kernels.rule_tables import kernel_tables, tables_for
         from golfstats.solver import solver_scratch
 
         tables = tables_for(rules)
@@ -63,8 +63,8 @@ class CompiledPlayer(Strategy):
         return result
 
     def play_board(self, policy, rules, board, key=0, goal="strokes"):
-        from golfstats.kernels.playout import play_hand
-        from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for
+        from golfstats.kernels.players.playout import play_hand
+        from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
         from golfstats.solver import solver_scratch
 
         tables = tables_for(rules, board.foundation is None)
@@ -84,9 +84,9 @@ class CompiledPlayer(Strategy):
 
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """Only the visible position reaches the kernel: the stock as counts of kinds."""
-        from golfstats.kernels.playout import decide
-        from golfstats.kernels.rng import new_state
-        from golfstats.kernels.tables import board_arrays, kernel_tables, tables_for, unseen_counts
+        from golfstats.kernels.players.playout import decide
+        from golfstats.kernels.players.rng import new_state
+        from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for, unseen_counts
         from golfstats.solver import solver_scratch
 
         tables = tables_for(rules, board.foundation is None)

@@ -66,7 +66,7 @@ def greedy(rules: Rules, view: View) -> list[int]:
 
 
 class SplitMix64:
-    """The kernels' counter-based generator (``kernels.rng``), in plain Python."""
+    """The kernels' counter-based generator (``kernels.players.rng``), in plain Python."""
 
     def __init__(self, key: int):
         self.state = key & MASK64

@@ -1,6 +1,6 @@
 """The sampling player's twin, in plain Python on the reference engine and solver.
 
-The same rule as ``kernels.sampling``, step for step: the chain endpoints of the
+The same rule as ``kernels.players.sampling``, step for step: the chain endpoints of the
 visible position (``chain_endpoints``, breadth-first), ``samples`` stock orders
 shuffled from the unseen kinds by the same SplitMix64 stream and Fisher-Yates
 swaps, each (endpoint, order) scored by the reference solver (``reference_solve``:

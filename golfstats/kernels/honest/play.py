@@ -11,9 +11,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.chains import chain_candidates, chain_moves, enumerate_chains
 from golfstats.kernels.constants import DRAW
 from golfstats.kernels.core import powers
+from golfstats.kernels.golf.chains import chain_candidates, chain_moves, enumerate_chains
 from golfstats.kernels.honest.policy import p_of, policy_value
 from golfstats.kernels.honest.space import COLUMNS, LEVEL_SHIFT, STROKES, TOL, d_codes, find_key, state_key
 

@@ -13,7 +13,7 @@ Samples are spent by successive halving: all chains are scored on a few orders,
 the better half on twice as many, and so on, so the leading chains get all
 ``samples`` orders while clearly worse ones stop early.  Every chain is judged on the
 same sampled orders.  With the stock empty nothing is hidden, so it plays the exact
-solver's line.  No I/O; the shuffles come from the deal's key (``kernels.rng``).
+solver's line.  No I/O; the shuffles come from the deal's key (``kernels.players.rng``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.chains import chain_candidates, chain_plan, enumerate_chains
 from golfstats.kernels.constants import KIND_SLOTS, STOCKLESS_MAX_STATES, TRUNCATED
-from golfstats.kernels.rng import below
+from golfstats.kernels.golf.chains import chain_candidates, chain_plan, enumerate_chains
+from golfstats.kernels.players.rng import below
 from golfstats.kernels.solve import solve_position
 
 WIN_FIRST = 100.0

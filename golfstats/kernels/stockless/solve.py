@@ -1,15 +1,15 @@
 """Exact solver of the stockless games (Black Hole, All in a Row): ``solve_stockless``.
 
 A state is (column heights, top); nothing is hidden and nothing is drawn, so the hand
-is one chain of plays.  The search (``stockless_search.search_pass``) is depth-first
+is one chain of plays.  The search (``stockless.search.search_pass``) is depth-first
 over states with a hash set of the states seen, so each state is expanded once:
 
 * A state is one int64 key: the heights, ``b`` bits per column (``b`` bits hold the
   tallest column: 2 for Black Hole, 3 for All in a Row), above the 4-bit top id.
   Columns holding the same remaining cards are exchangeable, so the key stored is the
-  canonical one (``stockless_canon``; a lookup table per group of columns with the same
+  canonical one (``stockless.canon``; a lookup table per group of columns with the same
   bottom kind, kept in step with the heights).
-* A child is kept only if no rule proves it lost (``stockless_rules``, each with its
+* A child is kept only if no rule proves it lost (``stockless.rules``, each with its
   proof): the walk rule on the 13-cycle of ranks (its sums kept in step with the cards
   left; if every sum is >= 2 all children pass at once); optionally unreached ranks,
   buried cards and the successor rule.  Each is a necessary condition for a win, so no
@@ -59,7 +59,7 @@ from __future__ import annotations
 import numba as nb
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
-from golfstats.kernels.stockless_search import (  # noqa: F401  (the flags, for callers)
+from golfstats.kernels.stockless.search import (  # noqa: F401  (the flags, for callers)
     DEFAULT_RULES,
     USE_BURIED,
     USE_CANONICAL,

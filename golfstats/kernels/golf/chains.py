@@ -4,7 +4,7 @@
 plays can reach from the current one, the current one included (the empty chain),
 with a parent link to rebuild the plays.  It is complete: nothing cuts it short (a
 golf tableau has at most 6**7 height vectors, and the players of the stockless games
-never enumerate chains, see ``kernels.lookahead``).  ``chain_candidates`` and ``chain_plan`` are the
+never enumerate chains, see ``kernels.players.lookahead``).  ``chain_candidates`` and ``chain_plan`` are the
 skeleton every "best chain, then draw" player shares: the endpoints a draw may follow,
 and the plan that plays the chosen one and draws.  ``longest_chain`` is the most cards
 one chain can take.  No I/O, no RNG.
@@ -17,8 +17,8 @@ import numpy as np
 
 from golfstats.kernels.constants import DRAW
 from golfstats.kernels.core import can_play, height_code
+from golfstats.kernels.golf.search import fewest_left
 from golfstats.kernels.hashset import grow, insert, new_set
-from golfstats.kernels.search import fewest_left
 
 
 @nb.njit(cache=True, nogil=True)

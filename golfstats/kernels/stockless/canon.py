@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.stockless_rules import lowbit, popcount
+from golfstats.kernels.stockless.rules import lowbit, popcount
 
 
 @nb.njit(cache=True, nogil=True)

@@ -6,7 +6,7 @@ top, how many stock cards are left and the multiset of their kinds) through
 draw, all chosen from what is visible; the loop checks each move is legal.  A plan
 computed under a search budget that was reached marks the hand truncated.
 Parameters reach a player as an int64 array in the order its registry entry declares
-them.  No I/O; all randomness comes from the deal's key (``kernels.rng``).
+them.  No I/O; all randomness comes from the deal's key (``kernels.players.rng``).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from golfstats.kernels.constants import (
     SAMPLING,
 )
 from golfstats.kernels.core import can_play, card_kind
-from golfstats.kernels.lookahead import lookahead_plan
-from golfstats.kernels.rng import below, new_state
-from golfstats.kernels.sampling import sampling_plan, solved_plan
+from golfstats.kernels.players.lookahead import lookahead_plan
+from golfstats.kernels.players.rng import below, new_state
+from golfstats.kernels.players.sampling import sampling_plan, solved_plan
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from golfstats.kernels.chains import chain_candidates, chain_plan, enumerate_chains, longest_chain
 from golfstats.kernels.constants import KIND_SLOTS
+from golfstats.kernels.golf.chains import chain_candidates, chain_plan, enumerate_chains, longest_chain
 
 WIN = 1000.0
 

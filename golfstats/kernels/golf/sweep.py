@@ -15,7 +15,7 @@ that lead to it.  Each state holds one slot per top state:
   slot is a bit set of every reachable count of turned cards; slot ``stride - 2``
   is their union.
 
-Plays read the grouped tables of ``kernels.tables``.  Buffers come from the caller
+Plays read the grouped tables of ``kernels.rule_tables``.  Buffers come from the caller
 filled with ``INF`` (any-time) or 0 (when-stuck), at least one spare state longer
 than the code space, and the part used is restored before returning.  Moves go to ``moves_out``: ``c >= 0``
 plays column ``c``, -1 draws.  No I/O, no RNG.

@@ -1,7 +1,7 @@
 """One depth-first pass of the stockless search (``kernels.stockless`` runs one or two).
 
 The hash set holds canonical keys; children are generated all at once, checked by the
-rules of ``stockless_rules``, their set slots prefetched, then looked up and ordered.
+rules of ``stockless.rules``, their set slots prefetched, then looked up and ordered.
 No I/O.
 """
 
@@ -12,8 +12,8 @@ import numpy as np
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
 from golfstats.kernels.hashset import grow, insert_at, new_set, prefetch, slot_of
-from golfstats.kernels.stockless_canon import canonical_tables
-from golfstats.kernels.stockless_rules import (
+from golfstats.kernels.stockless.canon import canonical_tables
+from golfstats.kernels.stockless.rules import (
     ALL_KINDS,
     card_data,
     card_last,
