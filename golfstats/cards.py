@@ -14,9 +14,13 @@ SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RED_SUITS = frozenset("DH")
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+N_RANKS = 13
+#: Ids 0..51 are the standard cards, 52 and 53 the jokers: every card id is below CARD_IDS.
+STANDARD_CARDS = 52
+CARD_IDS = STANDARD_CARDS + 2
 JOKER_KIND = 0
-JOKERS = (52, 53)
-STANDARD_DECK = tuple(range(52))
+JOKERS = (STANDARD_CARDS, STANDARD_CARDS + 1)
+STANDARD_DECK = tuple(range(STANDARD_CARDS))
 
 
 class CardError(ValueError):
@@ -25,20 +29,21 @@ class CardError(ValueError):
 
 def card(rank: int, suit: int) -> int:
     """The id of the card of ``rank`` (1..13) and ``suit`` (0..3, C D H S)."""
-    return suit * 13 + rank - 1
+    return suit * N_RANKS + rank - 1
 
 
 def is_joker(card_id: int) -> bool:
-    return card_id >= 52
+    return card_id >= STANDARD_CARDS
 
 
 def kind(card_id: int) -> int:
-    """Rank 1..13 of a standard card, ``JOKER_KIND`` (0) for a joker."""
-    return JOKER_KIND if card_id >= 52 else card_id % 13 + 1
+    """Rank 1..13 of a standard card, ``JOKER_KIND`` (0) for a joker.  Plain arithmetic:
+    the kernels compile this same function (``kernels.core.card_kind``)."""
+    return JOKER_KIND if card_id >= STANDARD_CARDS else card_id % N_RANKS + 1
 
 
 def suit_letter(card_id: int) -> str:
-    return "" if card_id >= 52 else SUITS[card_id // 13]
+    return "" if card_id >= STANDARD_CARDS else SUITS[card_id // N_RANKS]
 
 
 def format_card(card_id: int) -> str:

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from golfstats.board import Board, parse_board
+from golfstats.cards import CARD_IDS
 from golfstats.rules import ACE_OF_SPADES, Game, Rules, RulesError
 
 BLOCK = 1024
-_SWAPS = 53  # Fisher-Yates swaps of the 54-card base deck
+_SWAPS = CARD_IDS - 1  # Fisher-Yates swaps of the base deck (every card id)
 #: The seed of every command that deals seeded deals when none is given.
 DEFAULT_SEED = 2026
 
@@ -32,7 +33,7 @@ class DealBatch:
 
 
 def _keep_mask(rules: Rules) -> np.ndarray:
-    keep = np.zeros(54, np.bool_)
+    keep = np.zeros(CARD_IDS, np.bool_)
     keep[list(rules.deck)] = True
     return keep
 

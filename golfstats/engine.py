@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from golfstats.cards import JOKER_KIND, KING, QUEEN, kind
 from golfstats.rules import Draw, Rules
+from golfstats.scoring import clear_points, play_points
 
 DRAW = -1
 ALL_RANKS = tuple(range(1, 14))
@@ -163,11 +164,11 @@ def line_score(moves: Iterable[int], won: bool, stock_left: int) -> tuple[int, i
             draws += 1
             streak = 0
         else:
-            points += 10 + 5 * streak
+            points += play_points(streak)
             streak += 1
             longest = max(longest, streak)
     if won:
-        points += 100 + 5 * stock_left
+        points += clear_points(stock_left)
     return points, draws, longest
 
 

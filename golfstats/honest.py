@@ -21,9 +21,10 @@ import numpy as np
 from golfstats.board import Board
 from golfstats.deals import DealBatch, board_from_cards
 from golfstats.engine import DRAW, Line, Position, Top, legal_moves
+from golfstats.goals import Goal
 from golfstats.rules import Game, Rules
 
-GOALS = ("win", "strokes")
+GOALS = tuple(g.value for g in Goal)
 #: Default memory budget of one computation's long pass (goal win: the value pass, sized
 #: before it starts; goal strokes: its state list).  A computation over it is unresolved.
 DEFAULT_MAX_BYTES = 4_000_000_000
@@ -113,7 +114,7 @@ def _check(rules: Rules, goal: str) -> int:
         raise ValueError(f"{rules.id} has no stock: its honest optimum is the exact solver")
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {', '.join(GOALS)}, not {goal!r}")
-    return GOALS.index(goal)
+    return Goal(goal).code
 
 
 def _tables(rules: Rules, board: Board, top: Top | None):
@@ -136,7 +137,7 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
     from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 
     _check(rules, goal)
-    if win_only and goal != "win":
+    if win_only and Goal(goal) is not Goal.WIN:
         raise ValueError("the chance of winning alone is goal win's")
     if len(board.tableau) != COLUMNS:
         raise ValueError(f"the honest kernel solves {COLUMNS}-column golf boards")
@@ -148,7 +149,7 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
         m0[k] += 1
     memory = DEFAULT_MAX_BYTES if max_bytes is None else max(int(max_bytes), 1)
     kt = kernel_tables(tables)
-    if goal == "win":
+    if Goal(goal) is Goal.WIN:
         keep = KEEP_ALL if not win_only else (KEEP_PATH if stock_order is not None else KEEP_LAYERS)
         sol = solve_win(kt, arrays.exposed, arrays.heights, top_id, m0, keep=keep,
                         stock_order=stock_order, max_states=max_states, max_bytes=memory,
@@ -234,12 +235,15 @@ def play_optimal(rules: Rules, deals, goal: str = "win", max_states: int | None 
     remaining ties: fewest cards left, then the first in ``chains.enumerate_chains``
     order) and draws.  With ``win_only`` (goal win) only the chances of winning are
     computed: ties of p are broken by the fewest cards left, then the first, and the
-    expected strokes are NaN.  An unresolved deal (budget hit) is played by the fallback, greedy
-    (play whenever possible, the tallest column first, else draw), flagged
+    expected strokes are NaN.  An unresolved deal (budget hit) is played by the fallback,
+    the ``greedy`` player (play whenever possible, the tallest column first, else draw), flagged
     ``odds.resolved=False``, ``line.resolved=False`` and ``fallback="greedy"``.
     """
-    from golfstats.kernels.honest.play import play_greedy, play_strokes, play_win, play_winp
+    from golfstats.kernels.constants import GREEDY
+    from golfstats.kernels.honest.play import play_strokes, play_win, play_winp
+    from golfstats.kernels.players.playout import play_hand
     from golfstats.kernels.rule_tables import board_arrays, kernel_tables
+    from golfstats.solver import solver_scratch
 
     out = []
     for board in _boards(rules, deals):
@@ -256,7 +260,7 @@ def play_optimal(rules: Rules, deals, goal: str = "win", max_states: int | None 
             if win_only:
                 won, strokes, n_moves = play_winp(kt, arrays.exposed, arrays.heights, top_id,
                                                   arrays.stock, solved.path[0], buf)
-            elif goal == "win":
+            elif Goal(goal) is Goal.WIN:
                 status, won, strokes, n_moves = play_win(
                     kt, arrays.exposed, arrays.heights, top_id, arrays.stock, *solved.path, buf)
             else:
@@ -265,8 +269,10 @@ def play_optimal(rules: Rules, deals, goal: str = "win", max_states: int | None 
             if status != 0:
                 raise RuntimeError("optimal play-out met a state without a value (internal error)")
         else:
-            won, strokes, n_moves = play_greedy(kt, arrays.exposed, arrays.heights, top_id,
-                                                arrays.stock, buf)
+            kv, kb = solver_scratch(tables.stride)
+            _, won, strokes, _, _, n_moves, _, _ = play_hand(
+                GREEDY, np.zeros(1, np.int64), kt, arrays.exposed, arrays.heights, arrays.stock,
+                top_id, 0, kv, kb, buf)  # the greedy player, the documented fallback
             fallback = "greedy"
         moves = [int(m) for m in buf[:n_moves]]
         drawn = sum(m == DRAW for m in moves)

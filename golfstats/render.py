@@ -24,6 +24,7 @@ from golfstats.board import Board
 from golfstats.cards import RED_SUITS, format_card, is_joker, pretty_card, suit_letter
 from golfstats.engine import DRAW, Position, apply, is_won
 from golfstats.rules import Rules
+from golfstats.scoring import clear_points, play_points
 
 
 @dataclass(frozen=True)
@@ -169,10 +170,10 @@ def replay(rules: Rules, start: Position, moves: list[int]) -> list[Step]:
         if move == DRAW:
             chain = 0
         else:
-            points += 10 + 5 * chain
+            points += play_points(chain)
             chain += 1
             if is_won(pos):
-                points += 100 + 5 * len(pos.stock)
+                points += clear_points(len(pos.stock))
         steps.append(Step(number, move, card, None if move == DRAW else move + 1,
                           pos.cards_left(), len(pos.stock), points, chain))
     return steps

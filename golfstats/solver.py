@@ -15,19 +15,13 @@ comes back with ``resolved`` False, never as lost.
 from __future__ import annotations
 
 import time
-from enum import StrEnum
 
 import numpy as np
 
 from golfstats.board import Board
 from golfstats.engine import Line
+from golfstats.goals import Goal
 from golfstats.rules import Rules
-
-
-class Goal(StrEnum):
-    STROKES = "strokes"
-    WIN = "win"
-
 
 _BUFFERS: dict[tuple[str, int], np.ndarray] = {}
 

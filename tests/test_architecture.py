@@ -95,3 +95,19 @@ def test_no_policy_name_compared_outside_the_registry():
                         found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {side.value!r}")
     assert not found
 
+
+
+def test_production_code_does_not_import_the_twins():
+    """``golfstats.reference`` holds the tests' oracles: only it imports itself, so an
+    ``import golfstats.policies`` loads no reference module."""
+    mods = _modules()
+    bad = sorted(name for name, path in mods.items() if not name.startswith("golfstats.reference")
+                 and any(t.startswith("golfstats.reference") for t in _imports(name, path, mods)))
+    assert not bad
+
+
+def test_every_registered_policy_has_its_twin():
+    from golfstats.policies import REGISTRY
+    from golfstats.reference.twins import TWINS
+
+    assert set(TWINS) == set(REGISTRY)

@@ -20,6 +20,7 @@ from golfstats.cli import app
 from golfstats.deals import pysol_board, seeded_deals
 from golfstats.policies import parse_policy, play_board, play_deals
 from golfstats.reference.honest import reference_odds
+from golfstats.reference.twins import twin_of
 from golfstats.rules import parse_variant
 from golfstats.solver import solve
 
@@ -95,7 +96,7 @@ def test_optimal_plays_its_twins_line(variant):
     pol = parse_policy("optimal")
     for board in mid_game_positions(rules, count=3, seed=6, max_stock=5, max_cards=10):
         line = play_board(rules, pol, board)
-        twin = pol.info.twin(rules, board.position(), pol)
+        twin = twin_of(pol)(rules, board.position(), pol)
         assert line.moves == twin.moves and line.strokes == twin.strokes
 
 

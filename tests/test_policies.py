@@ -10,6 +10,7 @@ from golfstats.board import Board
 from golfstats.deals import seeded_board, seeded_deals
 from golfstats.engine import score_moves
 from golfstats.policies import PolicyError, parse_policy, plan, play_board, play_deals
+from golfstats.reference.twins import twin_of
 from golfstats.rules import parse_variant
 
 KING_RULES = ["strict", "queens-on-kings", "putt-putt"]
@@ -81,7 +82,7 @@ def test_kernels_match_twins_move_for_move(variant, policy):
         if policy == "lookahead:depth=2":
             board = mid_game(rules, board, 12, index)
         fast = play_board(rules, pol, board, key=1000 + index)
-        slow = pol.info.twin(rules, board.position(), pol, key=1000 + index)
+        slow = twin_of(pol)(rules, board.position(), pol, key=1000 + index)
         assert fast.moves == slow.moves, f"deal {index}"
         outcome = score_moves(rules, board.position(), slow.moves)
         assert (fast.won, fast.strokes, fast.points, fast.draws, fast.longest_chain) == (
@@ -100,7 +101,7 @@ def test_sampling_matches_its_twin_while_stock_remains(variant):
         board = mid_game(rules, seeded_board(rules, 31, index), 14, index)
         board = Board(board.tableau, board.stock[-4:], board.foundation)  # few cards: a fast twin
         fast = play_board(rules, pol, board, key=7 + index)
-        slow = pol.info.twin(rules, board.position(), pol, key=7 + index)
+        slow = twin_of(pol)(rules, board.position(), pol, key=7 + index)
         assert slow.agrees(fast.moves, fast.won, fast.strokes), f"deal {index}"
 
 
@@ -114,7 +115,7 @@ def test_stockless_games_twins_mid_game(variant):
         for policy in ("greedy", "lookahead"):
             pol = parse_policy(policy)
             fast = play_board(rules, pol, board)
-            slow = pol.info.twin(rules, board.position(), pol)
+            slow = twin_of(pol)(rules, board.position(), pol)
             if slow.moves is not None:
                 assert fast.moves == slow.moves
             assert (fast.won, fast.strokes) == (slow.won, slow.strokes)

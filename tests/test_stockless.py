@@ -28,16 +28,7 @@ from golfstats.engine import apply, legal_moves
 from golfstats.kernels.constants import FINISHED, TRUNCATED
 from golfstats.kernels.core import powers
 from golfstats.kernels.hashset import grow, insert, new_set
-from golfstats.kernels.stockless.solve import (
-    DEFAULT_RULES,
-    USE_BURIED,
-    USE_CANONICAL,
-    USE_LAST,
-    USE_UNREACHED,
-    USE_WALK,
-    _solve,
-    solve_stockless,
-)
+from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
 from golfstats.kernels.stockless.canon import canonical_key, trie_nodes
 from golfstats.kernels.stockless.rules import (
     card_data,
@@ -49,7 +40,16 @@ from golfstats.kernels.stockless.rules import (
     unreached,
     walk_tables,
 )
-from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
+from golfstats.kernels.stockless.solve import (
+    DEFAULT_RULES,
+    USE_BURIED,
+    USE_CANONICAL,
+    USE_LAST,
+    USE_UNREACHED,
+    USE_WALK,
+    _solve,
+    solve_stockless,
+)
 from golfstats.reference import reference_solve
 from golfstats.rules import parse_variant
 

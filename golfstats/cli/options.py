@@ -17,17 +17,13 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from golfstats.goals import Goal
 from golfstats.rules import Rules, RulesError, parse_variant, with_options
 
 
 class DrawRule(StrEnum):
     any_time = "any-time"
     when_stuck = "when-stuck"
-
-
-class GoalChoice(StrEnum):
-    strokes = "strokes"
-    win = "win"
 
 
 VariantOpt = Annotated[str, typer.Option(
@@ -45,7 +41,7 @@ DrawOpt = Annotated[DrawRule | None, typer.Option(
 DeadQueenOpt = Annotated[bool | None, typer.Option(
     "--dead-queen/--live-queen",
     help="House rule of queens-on-kings: a Queen played on a King accepts nothing.")]
-GoalOpt = Annotated[GoalChoice, typer.Option(
+GoalOpt = Annotated[Goal, typer.Option(
     "--goal", help="strokes: best stroke score (most stock left if winnable, else fewest "
                    "cards left); win: only decide winnability (faster).")]
 SeedOpt = Annotated[int, typer.Option(

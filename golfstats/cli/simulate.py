@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import GoalChoice, GoalOpt, SeedOpt, fail, rule_options
+from golfstats.cli.options import Goal, GoalOpt, SeedOpt, fail, rule_options
 from golfstats.deals import DEFAULT_SEED
 from golfstats.policies import DEFAULT_POLICIES
 from golfstats.rules import Rules
@@ -37,7 +37,7 @@ def simulate(
         "--policy", "-p", help="A policy to play every deal with; repeat for several "
         "(`golfstats policies` lists them; parameters as lookahead:depth=2).  "
         f"Default: {', '.join(DEFAULT_POLICIES)}.")] = None,
-    goal: GoalOpt = GoalChoice.strokes,
+    goal: GoalOpt = Goal.STROKES,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-w", help="Worker processes (local), or local dask workers when "
         "--backend dask has no --scheduler.  Default: all cores.")] = None,

@@ -18,7 +18,7 @@ import typer
 from golfstats.cli.boards import one_board, sources
 from golfstats.cli.options import (
     BoardSource,
-    GoalChoice,
+    Goal,
     GoalOpt,
     board_source,
     fail,
@@ -46,7 +46,7 @@ KeyOpt = Annotated[int | None, typer.Option(
 def solve_command(
     rules: Rules,
     boards: BoardSource,
-    goal: GoalOpt = GoalChoice.strokes,
+    goal: GoalOpt = Goal.STROKES,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board and line: board (its id: file.txt#2, "
                        "seed:S:I, pysol:N), board_text, variant (canonical id), goal, won, "
@@ -69,7 +69,7 @@ def solve_command(
 
     con = console()
     card_style = style(con)
-    goal_win = goal is GoalChoice.win
+    goal_win = goal is Goal.WIN
     has_stock = rules.layout.has_stock
     failed = solved = won = unresolved = 0
     for item in sources(rules, boards, many=True):
@@ -116,7 +116,7 @@ def solve_command(
         raise typer.Exit(1)
 
 
-HonestGoalOpt = Annotated[GoalChoice, typer.Option(
+HonestGoalOpt = Annotated[Goal, typer.Option(
     "--goal", help="win: the largest win probability (ties: fewer expected strokes; where "
                    "nothing can be won, the chain leaving the fewest cards); strokes: the "
                    "fewest expected strokes.  See docs/honest-play.md.")]
@@ -139,7 +139,7 @@ MaxMemoryOpt = Annotated[float, typer.Option(
 def odds_command(
     rules: Rules,
     boards: BoardSource,
-    goal: HonestGoalOpt = GoalChoice.win,
+    goal: HonestGoalOpt = Goal.WIN,
     win_only: Annotated[bool, typer.Option(
         "--win-only", help="Goal win: the chance of winning alone, without the expected "
                            "strokes (null in JSON): much faster and in less memory, since the "
@@ -164,7 +164,7 @@ def odds_command(
     from golfstats.honest import odds
     from golfstats.solver import solve
 
-    if win_only and goal is not GoalChoice.win:
+    if win_only and goal is not Goal.WIN:
         fail("--win-only is the chance of winning: it goes with --goal win")
     con = console()
     failed = unresolved = 0
@@ -218,7 +218,7 @@ def odds_command(
 def hint_command(
     rules: Rules,
     boards: BoardSource,
-    goal: HonestGoalOpt = GoalChoice.win,
+    goal: HonestGoalOpt = Goal.WIN,
     peek: Annotated[bool, typer.Option(
         "--peek", help="The clairvoyant hint instead: the exact solver's next move, knowing "
                        "the stock order the board gives.")] = False,
@@ -328,7 +328,7 @@ def play_command(
         help="Who plays: a registered policy (`golfstats policies` lists them), with "
              "parameters after a colon, e.g. lookahead:depth=2, sampling:samples=32.")] = "greedy",
     key: KeyOpt = None,
-    goal: GoalOpt = GoalChoice.strokes,
+    goal: GoalOpt = Goal.STROKES,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object: board, variant, policy, key, won, strokes, stock_left, "
                        "points, draws, longest_chain, n_moves, states, seconds, resolved, "

@@ -8,7 +8,8 @@ in ``kernels.core``.
 Compiled code is cached on disk.  Numba checks a cached function only against its
 own source file, not the kernels it calls from other files, so a cache could
 outlive an edit elsewhere; the cache therefore lives in a directory named after a
-hash of all kernel sources.  It is the ignored ``build/numba-cache`` of a source
+hash of all kernel sources (and of the few modules outside kernels/ they compile
+from).  It is the ignored ``build/numba-cache`` of a source
 checkout, or the user's cache directory for an installed package; ``NUMBA_CACHE_DIR``
 overrides both.  Importing this package does not import numba: the directory is
 handed to numba through its environment variable when numba is not loaded yet.
@@ -22,13 +23,18 @@ import sys
 from pathlib import Path
 
 _OWN_CACHE = "GOLFSTATS_NUMBA_CACHE"  # set when the directory below was chosen here
+#: Modules outside kernels/ that compiled code reads (card arithmetic, goals, scoring).
+_COMPILED_FROM = ("cards.py", "goals.py", "scoring.py")
 
 
 def _cache_dir() -> Path:
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for source in sorted(here.rglob("*.py")):  # every file below kernels/, subpackages too
-        digest.update(str(source.relative_to(here)).encode())
+    # every file below kernels/ (subpackages too), and the modules outside it whose
+    # functions or constants the kernels compile in
+    outside = [here.parent / name for name in _COMPILED_FROM]
+    for source in sorted(here.rglob("*.py")) + outside:
+        digest.update(str(source.relative_to(here.parent)).encode())
         digest.update(source.read_bytes())
     checkout = here.parent.parent
     if (checkout / "pyproject.toml").exists() and os.access(checkout, os.W_OK):

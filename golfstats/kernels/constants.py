@@ -8,7 +8,8 @@ entries, a power of two above ``N_KINDS``.
 
 from __future__ import annotations
 
-JOKER_KIND = 0
+from golfstats.cards import JOKER_KIND  # noqa: E402, F401  (one definition, in cards)
+
 NO_CARD = 14
 N_KINDS = 15
 KIND_SLOTS = 16
@@ -21,6 +22,13 @@ NO_MOVE = -2
 #: How a play-out or a search ended.
 FINISHED, ILLEGAL_PLAN, TRUNCATED = 0, 1, 2
 
+#: The row a compiled play-out writes per deal (``players.playout.play_batch``), one int
+#: each: how it ended (``FINISHED``...), then the played columns of a deal row
+#: (``runs.schema.PLAYED``) that the kernel knows.  Address it by these names only.
+RESULT_ROW = ("status", "won", "strokes", "points", "draws", "n_moves", "longest_chain",
+              "truncated")
+R_STATUS, R_WON, R_STROKES, R_POINTS, R_DRAWS, R_N_MOVES, R_LONGEST, R_TRUNCATED = range(8)
+
 #: Ids of the compiled players (``kernels.players.playout`` dispatches on them; the policy
 #: registry in ``golfstats.policies`` names them).
 RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
@@ -30,6 +38,5 @@ RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
 #: reaches it stops and reports the position unresolved (``TRUNCATED``).
 STOCKLESS_MAX_STATES = 20_000_000
 
-#: Two honest values (win probabilities, expected strokes) tie when they differ by at
-#: most this (docs/honest-play.md).
-HONEST_TOL = 1e-9
+#: Two honest values tie when they differ by at most this (``golfstats.goals.TOL``).
+from golfstats.goals import TOL as HONEST_TOL  # noqa: E402, F401

@@ -12,13 +12,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.constants import JOKER_KIND, NO_CARD
+from golfstats.cards import kind
+from golfstats.kernels.constants import NO_CARD
 
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def card_kind(card):
-    """Kind of a card id (``golfstats.cards``): 1..13 for a rank, 0 for a joker."""
-    return JOKER_KIND if card >= 52 else card % 13 + 1
+#: Kind of a card id: 1..13 for a rank, 0 for a joker (``golfstats.cards.kind``, compiled).
+card_kind = nb.njit(cache=True, nogil=True, inline="always")(kind)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-#: Cards shuffled for every deal: the 52 standard cards and both jokers.  A rule
-#: set keeps the ones in its deck, in shuffled order, so deal i of a seed is the
+from golfstats.cards import CARD_IDS
+
+#: Cards shuffled for every deal: the standard cards and both jokers (every card id).  A
+#: rule set keeps the ones in its deck, in shuffled order, so deal i of a seed is the
 #: same 52-card order in every variant (jokers interleave, Black Hole drops AS).
-BASE_DECK = 54
+BASE_DECK = CARD_IDS
 
 
 @nb.njit(cache=True, nogil=True)

@@ -28,7 +28,6 @@ from golfstats.policies.spec import (
     policy_order,
     style,
 )
-from golfstats.policies.strategies import RESULT_COLUMNS
 
 if TYPE_CHECKING:
     from golfstats.board import Board
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
 
 DEFAULT_POLICIES = _registry.DEFAULT_POLICIES
 
-__all__ = ["DEFAULT_POLICIES", "REGISTRY", "RESULT_COLUMNS", "Param", "Policy", "PolicyError",
+__all__ = ["DEFAULT_POLICIES", "REGISTRY", "Param", "Policy", "PolicyError",
            "PolicyInfo", "is_honest", "parse_policy", "plan", "play_board", "play_deals",
            "policies_from_names", "policy_order", "style"]
 
@@ -50,7 +49,7 @@ def policies_from_names(names) -> tuple[Policy, ...]:
 
 def play_deals(rules: Rules, policy: Policy, batch: DealBatch, goal: str = "strokes",
                record_moves: bool = False) -> dict:
-    """Play every deal of ``batch``: one array per ``RESULT_COLUMNS`` entry and per value
+    """Play every deal of ``batch``: one array per played column (``runs.schema.PLAYED``) and per value
     column the policy declares (and ``move_list``, a list of int arrays, with
     ``record_moves``).  ``states`` counts a solver's positions (0 for honest players)."""
     return policy.info.strategy.play_deals(policy, rules, batch, goal, record_moves)

@@ -1,7 +1,8 @@
 """The registered policies: one ``PolicyInfo`` each, in display order.
 
-Adding a policy is one entry here, one kernel (or strategy) and one twin in
-``golfstats.reference``; nothing in sim/, report/ or cli/ names a policy.
+Adding a policy is one entry here, one kernel (or strategy), and one twin in
+``golfstats.reference`` that the tests pair with it (``reference.twins.TWINS``); nothing
+in sim/, report/ or cli/ names a policy.
 """
 
 from __future__ import annotations
@@ -9,26 +10,24 @@ from __future__ import annotations
 from golfstats.kernels.constants import GREEDY, LOOKAHEAD, RANDOM, SAMPLING
 from golfstats.policies.spec import Param, PolicyInfo, register
 from golfstats.policies.strategies import ClairvoyantSolver, CompiledPlayer, HonestOptimum
-from golfstats.reference import twins
 
 register(PolicyInfo(
     "random", "a uniformly random legal move", CompiledPlayer(RANDOM),
-    chunk_size=50_000, colour="#8c8c8c", marker="v", twin=twins.random_twin))
+    chunk_size=50_000, colour="#8c8c8c", marker="v"))
 register(PolicyInfo(
     "greedy", "play whenever possible (tallest column first), otherwise draw",
-    CompiledPlayer(GREEDY), chunk_size=50_000, colour="#e6862a", marker="s",
-    twin=twins.greedy_twin))
+    CompiledPlayer(GREEDY), chunk_size=50_000, colour="#e6862a", marker="s"))
 register(PolicyInfo(
     "lookahead", "best chain now, valued by expectation over the next `depth` draws "
     "(in Black Hole and All in a Row, where nothing is hidden, the exact line)",
     CompiledPlayer(LOOKAHEAD),
     params=(Param("depth", 1, "draws looked ahead", lo=1, hi=2),),
-    chunk_size=2_000, colour="#1f77b4", marker="o", twin=twins.lookahead_twin))
+    chunk_size=2_000, colour="#1f77b4", marker="o"))
 register(PolicyInfo(
     "sampling", "per chain, solve `samples` stock orders consistent with what it sees; play "
     "the best on average (samples spent by successive halving)", CompiledPlayer(SAMPLING),
     params=(Param("samples", 32, "stock orders sampled per decision", lo=1, hi=4096),),
-    chunk_size=100, colour="#2ca02c", marker="D", twin=twins.sampling_twin, seconds_per_deal=0.8))
+    chunk_size=100, colour="#2ca02c", marker="D", seconds_per_deal=0.8))
 register(PolicyInfo(
     "optimal", "perfect play without peeking: the exact optimum for a player who sees "
     "everything but the stock order (docs/honest-play.md); rows carry the deal's exact win_p "
@@ -38,11 +37,11 @@ register(PolicyInfo(
                   "probability, ties to the fewest expected strokes (slow: it needs every "
                   "chance kept); strokes: the fewest expected strokes",
                   choices=("win", "win-strokes", "strokes")),),
-    chunk_size=2, colour="#17becf", marker="P", twin=twins.optimal_twin,
+    chunk_size=2, colour="#17becf", marker="P",
     values=("win_p", "expected_strokes"), seconds_per_deal=30.0))
 register(PolicyInfo(
     "exact", "the clairvoyant exact solver (knows the stock order)", ClairvoyantSolver(),
-    honest=False, chunk_size=250, colour="#7b2d8e", marker="*", twin=twins.exact_twin,
+    honest=False, chunk_size=250, colour="#7b2d8e", marker="*",
     seconds_per_deal=0.004))
 
 #: What ``golfstats simulate`` plays when no policy is named: a simple honest player, a

@@ -5,7 +5,6 @@ chosen policy with parameter values (``Policy``), parsed from names such as
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -18,7 +17,7 @@ class Strategy:
     ``Rules``:
 
     * ``play_deals(policy, rules, batch, goal, record_moves) -> dict``: a batch of seeded
-      deals (simulations), one array per ``strategies.RESULT_COLUMNS`` entry and per
+      deals (simulations), one array per played column (``runs.schema.PLAYED``) and per
       value column the policy declares;
     * ``play_board(policy, rules, board, key, goal) -> Line``: one board to the end;
     * ``plan(policy, rules, board, key, goal) -> list[int]``: what it does now in one
@@ -80,8 +79,8 @@ class PolicyInfo:
     optimum); ``params`` are declared in the order the kernel receives them;
     ``honest`` says it decides only from what a player sees; ``chunk_size`` is the
     deals per chunk a simulation uses when this is its slowest policy; ``colour`` and
-    ``marker`` style it in every chart; ``twin`` is its slow, plain reference
-    (``golfstats.reference``) that tests hold it to; ``values`` are the extra deal
+    ``marker`` style it in every chart (its slow, plain twin, which the tests hold it to,
+    is paired with it there: ``golfstats.reference.twins``); ``values`` are the extra deal
     columns it fills (``golfstats.runs.DEAL_SCHEMA``); ``seconds_per_deal`` is the rough
     cost of one whole golf deal on one core at the default parameters (for planners and
     for tests that must stay quick; measured by ``benchmarks/``).
@@ -95,7 +94,6 @@ class PolicyInfo:
     chunk_size: int = 250
     colour: str = "#d62728"
     marker: str = "x"
-    twin: Callable | None = None
     values: tuple[str, ...] = ()
     seconds_per_deal: float = 0.001
 

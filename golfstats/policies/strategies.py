@@ -12,10 +12,6 @@ from golfstats.engine import Line
 from golfstats.policies.spec import Policy, Strategy
 from golfstats.rules import Rules
 
-#: What ``play_deals`` returns for every policy, in order (plus its declared values).
-RESULT_COLUMNS = ("won", "strokes", "points", "draws", "n_moves", "longest_chain", "states",
-                  "seconds", "truncated")
-
 
 def _start_code(rules: Rules) -> int:
     return {"card": 0, "empty": 1, "ace-of-spades": 2}[rules.layout.start]
@@ -34,6 +30,7 @@ class CompiledPlayer(Strategy):
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
         """``seconds``: the compiled loop plays a whole batch in one call, so the batch
         time is divided evenly."""
+        from golfstats.kernels.constants import R_N_MOVES, R_STATUS, RESULT_ROW
         from golfstats.kernels.players.playout import play_batch
         from golfstats.kernels.rule_tables import kernel_tables, tables_for
         from golfstats.solver import solver_scratch
@@ -41,7 +38,7 @@ class CompiledPlayer(Strategy):
         tables = tables_for(rules)
         layout = rules.layout
         n = batch.cards.shape[0]
-        out = np.zeros((n, 8), np.int64)
+        out = np.zeros((n, len(RESULT_ROW)), np.int64)
         width = batch.cards.shape[1] + 2
         moves = np.zeros((n if record_moves else 1, width), np.int64)
         kv, kb = solver_scratch(tables.stride)
@@ -50,16 +47,15 @@ class CompiledPlayer(Strategy):
                    batch.keys, layout.columns, layout.height, _start_code(rules),
                    max(tables.index_any, 0), kv, kb, out, moves, record_moves)
         elapsed = time.perf_counter() - started
-        if (out[:, 0] != 0).any():
+        if (out[:, R_STATUS] != 0).any():
             raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
-        result = {
-            "won": out[:, 1].astype(bool), "strokes": out[:, 2], "points": out[:, 3],
-            "draws": out[:, 4], "n_moves": out[:, 5], "longest_chain": out[:, 6],
-            "states": np.zeros(n, np.int64), "seconds": np.full(n, elapsed / max(n, 1)),
-            "truncated": out[:, 7].astype(bool),
-        }
+        result = {name: out[:, i] for i, name in enumerate(RESULT_ROW) if name != "status"}
+        result["won"] = result["won"].astype(bool)
+        result["truncated"] = result["truncated"].astype(bool)
+        result["states"] = np.zeros(n, np.int64)
+        result["seconds"] = np.full(n, elapsed / max(n, 1))
         if record_moves:
-            result["move_list"] = [row[:k] for row, k in zip(moves, out[:, 5], strict=True)]
+            result["move_list"] = [row[:k] for row, k in zip(moves, out[:, R_N_MOVES], strict=True)]
         return result
 
     def play_board(self, policy, rules, board, key=0, goal="strokes"):

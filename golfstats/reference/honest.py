@@ -69,12 +69,9 @@ from collections.abc import Sequence
 
 from golfstats.cards import JOKERS, card, kind
 from golfstats.engine import DRAW, Position, Top, apply, is_won, legal_moves, playable_columns
+from golfstats.goals import TOL, Goal
 from golfstats.reference.policies import View, chain_endpoints
 from golfstats.rules import Draw, Rules
-from golfstats.solver import Goal
-
-#: Two numbers tie when they differ by at most this much (docs/honest-play.md, "Objectives").
-TOL = 1e-9
 
 Value = tuple[float, float]  # (win probability, expected strokes)
 Scored = tuple[float, float, int]  # (win probability, expected strokes, cards c at the chain's end)

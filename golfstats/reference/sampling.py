@@ -16,7 +16,7 @@ move only while stock remains.
 from __future__ import annotations
 
 from golfstats.board import Board
-from golfstats.cards import JOKER_KIND
+from golfstats.cards import JOKER_KIND, JOKERS
 from golfstats.engine import DRAW, Position, playable_columns
 from golfstats.reference.policies import SplitMix64, View, chain_endpoints
 from golfstats.reference.solver import reference_solve
@@ -27,7 +27,7 @@ WIN_FIRST = 100.0
 
 def _a_card(kind: int) -> int:
     """Some card of ``kind`` (suits never matter): the club, or the joker."""
-    return 52 if kind == JOKER_KIND else kind - 1
+    return JOKERS[0] if kind == JOKER_KIND else kind - 1
 
 
 def _orders(samples: int, view: View, rng: SplitMix64) -> list[list[int]]:

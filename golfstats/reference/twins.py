@@ -1,9 +1,11 @@
-"""Each registered policy's twin as a play-out (``PolicyInfo.twin``).
+"""Each registered policy's twin as a play-out, for the tests (``TWINS``, ``twin_of``).
 
 ``twin(rules, start, policy, key) -> TwinLine``: the whole hand from a position, by the
-policy's slow twin.  The clairvoyant solver's twin is the reference solver, which
-proves the optimal strokes but does not name one of the (often many) optimal lines:
-its ``moves`` are None, and tests compare it on won and strokes only.
+policy's slow twin.  Production code never imports this package: the tests pair every
+registered policy with its twin here (and check that none is missing).  The clairvoyant
+solver's twin is the reference solver, which proves the optimal strokes but does not
+name one of the (often many) optimal lines: its ``moves`` are None, and tests compare it
+on won and strokes only.
 """
 
 from __future__ import annotations
@@ -95,3 +97,17 @@ def optimal_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLin
     goal, by_cards = OPTIMAL_GOALS[str(policy.param("goal"))]
     line = score_moves(rules, start, honest.play_optimal(rules, start, goal, by_cards))
     return _twin_line(line)
+
+
+#: The twin of every registered policy, by name.
+TWINS = {"random": random_twin, "greedy": greedy_twin, "lookahead": lookahead_twin,
+         "sampling": sampling_twin, "optimal": optimal_twin, "exact": exact_twin}
+
+
+def twin_of(policy):
+    """The twin play-out of a ``Policy`` (or a policy name)."""
+    name = getattr(policy, "name", policy)
+    try:
+        return TWINS[name]
+    except KeyError:
+        raise KeyError(f"policy {name!r} has no twin in golfstats.reference.twins.TWINS") from None

@@ -15,16 +15,6 @@ from golfstats.runs import Run, RunError, merge_summaries
 
 __all__ = ["ReportFiles", "build_report"]
 
-CHART_CAPTIONS = {
-    "win_rates": "Win rate per variant and policy; bars are 95% Wilson intervals.",
-    "stroke_distribution": "Share of deals at each stroke score, per policy, one panel per variant. "
-                           "Scores <= 0 are wins (minus the stock cards left unturned).",
-    "clairvoyant_gap": "Clairvoyant win rate minus the best honest policy's, with a "
-                       "conservative 95% interval (independent samples); variants with a stock only "
-                       "(in Black Hole and All in a Row nothing is hidden).",
-}
-
-
 @dataclass
 class ReportFiles:
     """What ``build_report`` wrote."""
@@ -54,21 +44,16 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
     files = ReportFiles(out_dir)
     table_list = tables.write_tables(summary, out_dir / "tables")
     files.tables = sorted((out_dir / "tables").glob("*.*"))
-    gap = next(t.df for t in table_list if t.stem == "clairvoyant_gap")
-    files.charts = charts.write_charts(summary, gap, out_dir / "charts")
+    by_stem = {t.stem: t for t in table_list}
+    files.charts = charts.write_charts(summary, {k: t.df for k, t in by_stem.items()},
+                                       out_dir / "charts")
 
     intro = html.sources_table(runs)
     sections = []
-    by_stem = {t.stem: t for t in table_list}
-    first = by_stem["win_rates"]
-    sections.append((first.title, html.paragraph(first.note) + html.table_html(first.df, first.formats,
-                                                                                first.headers)))
-    sections.append(("Win rate chart", html.image_html(files.charts["win_rates"][1], "win rate chart",
-                                                       CHART_CAPTIONS["win_rates"])))
-    for stem in ("stroke_distribution", "clairvoyant_gap"):
-        t, chart = by_stem[stem], stem
+    for chart in charts.CHARTS:  # each chart beside its table, in the charts' order
+        t = by_stem[chart.table]
         inner = (html.paragraph(t.note) + html.table_html(t.df, t.formats, t.headers)
-                 + html.image_html(files.charts[chart][1], f"{chart} chart", CHART_CAPTIONS[chart]))
+                 + html.image_html(files.charts[chart.name][1], f"{chart.name} chart", chart.caption))
         sections.append((t.title, inner))
     sections.extend(extra_sections or [])
     files.html = out_dir / "report.html"

@@ -9,6 +9,8 @@ data gives the same files.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -175,12 +177,34 @@ def round_chart(results) -> object:
     return fig
 
 
-def write_charts(summary: pl.DataFrame, gap: pl.DataFrame, out_dir: Path) -> dict[str, list[Path]]:
-    """Every chart of the report, as {name: [png, svg]}."""
+@dataclass(frozen=True)
+class Chart:
+    """A chart of the report: its file name, what draws it from the summary and the tables
+    (by stem), its caption, and the table it stands beside on the page."""
+
+    name: str
+    draw: Callable[[pl.DataFrame, dict], object]  # a matplotlib Figure
+    caption: str
+    table: str
+
+
+#: Every chart of the report, in page order: ``write_charts`` makes their files and
+#: ``build_report`` puts each on the page beside its table.
+CHARTS = (
+    Chart("win_rates", lambda summary, tables: win_rate_chart(summary),
+          "Win rate per variant and policy; bars are 95% Wilson intervals.", "win_rates"),
+    Chart("stroke_distribution", lambda summary, tables: stroke_chart(summary),
+          "Share of deals at each stroke score, per policy, one panel per variant. Scores <= 0 "
+          "are wins (minus the stock cards left unturned).", "stroke_distribution"),
+    Chart("clairvoyant_gap", lambda summary, tables: gap_chart(tables["clairvoyant_gap"]),
+          "Clairvoyant win rate minus the best honest policy's, with a conservative 95% interval "
+          "(independent samples); variants with a stock only (in Black Hole and All in a Row "
+          "nothing is hidden).", "clairvoyant_gap"),
+)
+
+
+def write_charts(summary: pl.DataFrame, tables: dict, out_dir: Path) -> dict[str, list[Path]]:
+    """Every chart of ``CHARTS``, as {name: [png, svg]}; ``tables``: the report's tables'
+    frames by stem."""
     out_dir = Path(out_dir)
-    made = {
-        "stroke_distribution": stroke_chart(summary),
-        "win_rates": win_rate_chart(summary),
-        "clairvoyant_gap": gap_chart(gap),
-    }
-    return {name: save(fig, out_dir, name) for name, fig in made.items()}
+    return {c.name: save(c.draw(summary, tables), out_dir, c.name) for c in CHARTS}

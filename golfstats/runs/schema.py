@@ -24,7 +24,8 @@ RUN_FORMAT = 2  # version of the layout: 2 added truncated, win_p, expected_stro
 TMP_SUFFIX = ".parquet.tmp"
 
 #: Columns of a deal row and their Parquet types (small integers where the range allows:
-#: strokes >= -18 and <= 52, points < 32768, at most 54 cards and 18 draws).
+#: strokes >= -19 (empty-start with two jokers leaves 19 stock cards) and <= 52, points <
+#: 32768, at most 54 cards and 19 draws).
 #: ``truncated``: a search budget cut the policy's work on this deal short (its figures
 #: are then not a proven optimum; summaries count such deals apart).  ``win_p`` and
 #: ``expected_strokes``: the deal's exact values under perfect honest play, for the
@@ -49,7 +50,9 @@ DEAL_SCHEMA: dict[str, pl.DataType] = {
     "expected_strokes": pl.Float64(),
 }
 
-#: Deal columns a policy's play fills (the rest are the run's identity).
+#: Deal columns a policy's play fills (the rest are the run's identity): what every
+#: strategy's ``play_deals`` returns (``policies.strategies``; the compiled players' row
+#: is ``kernels.constants.RESULT_ROW``).
 PLAYED = ("won", "strokes", "points", "draws", "n_moves", "longest_chain", "states", "seconds",
           "truncated")
 #: Deal columns only some policies fill (``PolicyInfo.values``); null elsewhere.

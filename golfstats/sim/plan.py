@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from golfstats.deals import DEFAULT_SEED
+from golfstats.goals import Goal
 from golfstats.policies import Policy
 from golfstats.rules import RULES_VERSION, Rules
 
@@ -73,7 +74,7 @@ class SimConfig:
         specs = [p.spec for p in self.policies]
         if len(set(specs)) != len(specs):
             raise SimError(f"a policy is given twice: {', '.join(specs)}")
-        if self.goal not in ("strokes", "win"):
+        if self.goal not in tuple(Goal):
             raise SimError(f"goal must be strokes or win, not {self.goal!r}")
         if not isinstance(self.workers, int) or self.workers < 1:
             raise SimError(f"workers must be at least 1, not {self.workers}")

@@ -30,6 +30,7 @@ from golfstats.deals import seeded_board
 from golfstats.engine import DRAW, apply, legal_moves, score_moves
 from golfstats.policies import REGISTRY, Policy, play_board
 from golfstats.reference import reference_solve
+from golfstats.reference.twins import twin_of
 from golfstats.rules import RULES_VERSION, parse_variant
 from golfstats.solver import solve
 
@@ -127,7 +128,7 @@ class TwinDisagrees(SystemExit):
 def _twin_agrees(rules, policy, pos, key: int, line) -> None:
     """Refuse to record a line the policy's slow twin does not play (or, for a twin that
     names no line, whose result it does not reach)."""
-    twin = policy.info.twin(rules, pos, policy, key)
+    twin = twin_of(policy)(rules, pos, policy, key)
     if not twin.agrees(line.moves, line.won, line.strokes):
         said = (f"plays {format_moves(list(twin.moves))}" if twin.moves is not None
                 else f"reaches won={twin.won} strokes={twin.strokes}")

@@ -3,7 +3,7 @@
 At the start and after every draw the player lists the chain endpoints a draw may follow
 (``chains.enumerate_chains``, ``chain_candidates``), values each, picks one by the doc's
 rule on the set (ties last: the first in enumeration order), plays the chain and draws.
-``play_greedy`` is the documented fallback for an unresolved deal.  No I/O, no RNG.
+An unresolved deal falls back to the ``greedy`` player (``golfstats.honest``).  No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -240,37 +240,3 @@ def _pick(goal, vp, ve, left, n_c):
         if ve[ci] <= best_e + TOL and vp[ci] >= best_p - TOL and left[ci] == least:
             return ci
     return -1
-
-
-
-@nb.njit(cache=True, nogil=True)
-def play_greedy(kt, exposed, heights0, top0, stock, moves_out):
-    """Fallback player of an unresolved deal: play whenever possible (the tallest column
-    first, then the leftmost), else draw.  Returns ``(won, strokes, n_moves)``."""
-    n = stock.shape[0]
-    heights = heights0.copy()
-    top = top0
-    k = 0
-    n_moves = 0
-    while True:
-        left = 0
-        best = -1
-        for c in range(COLUMNS):
-            h = heights[c]
-            left += h
-            if h > 0 and kt.play_next[top, exposed[c, h]] >= 0 and (best < 0 or h > heights[best]):
-                best = c
-        if left == 0:
-            return True, -(n - k), n_moves
-        if best >= 0:
-            top = kt.play_next[top, exposed[best, heights[best]]]
-            heights[best] -= 1
-            moves_out[n_moves] = best
-        elif k < n:
-            top = kt.drawn[stock[k]]
-            k += 1
-            moves_out[n_moves] = DRAW
-        else:
-            return False, left, n_moves
-        n_moves += 1
-

@@ -25,8 +25,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-WIN, STROKES = 0, 1
-TOL = 1e-9
+from golfstats.goals import TOL, Goal
+
+WIN, STROKES = Goal.WIN.code, Goal.STROKES.code
 #: Kinds a stock card can have (joker 0, ranks 1..13).
 STOCK_KINDS = 14
 #: Golf's tableau: the kernels unroll loops over its 7 columns.

@@ -23,6 +23,14 @@ from golfstats.kernels.constants import (
     LOOKAHEAD,
     NO_CARD,
     NO_MOVE,
+    R_DRAWS,
+    R_LONGEST,
+    R_N_MOVES,
+    R_POINTS,
+    R_STATUS,
+    R_STROKES,
+    R_TRUNCATED,
+    R_WON,
     RANDOM,
     SAMPLING,
 )
@@ -30,6 +38,10 @@ from golfstats.kernels.core import can_play, card_kind
 from golfstats.kernels.players.lookahead import lookahead_plan
 from golfstats.kernels.players.rng import below, new_state
 from golfstats.kernels.players.sampling import sampling_plan, solved_plan
+from golfstats.scoring import clear_points, play_points
+
+_play_points = nb.njit(cache=True, nogil=True, inline="always")(play_points)
+_clear_points = nb.njit(cache=True, nogil=True, inline="always")(clear_points)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -82,7 +94,9 @@ def decide(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, k
         if kt.stockless:  # nothing hidden, the hand is one chain: the best is the solver's
             return solved_plan(kt, exposed, heights, np.empty(0, np.int64), top, kv, kb, plan)
         return lookahead_plan(params[0], kt, exposed, heights, top, n_left, unseen, plan), False
-    return sampling_plan(params[0], kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+    if policy == SAMPLING:
+        return sampling_plan(params[0], kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+    raise ValueError("decide: not a compiled player's id")
 
 
 @nb.njit(cache=True, nogil=True)
@@ -144,7 +158,7 @@ def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_
                 heights[move] -= 1
                 left -= 1
                 top = nxt
-                points += 10 + 5 * streak
+                points += _play_points(streak)
                 streak += 1
                 if streak > longest:
                     longest = streak
@@ -156,7 +170,7 @@ def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_
             break
     won = left == 0
     if won:
-        points += 100 + 5 * (n - k)
+        points += _clear_points(n - k)
         strokes = -(n - k)
     else:
         strokes = left
@@ -190,8 +204,9 @@ def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights,
 @nb.njit(cache=True, nogil=True)
 def play_batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb,
                out, moves_out, record):
-    """Play every deal of ``cards`` (layout order).  ``out[d]`` receives
-    (status, won, strokes, points, draws, n_moves, longest_chain, truncated); with
+    """Play every deal of ``cards`` (layout order).  ``out[d]`` receives the deal's
+    ``constants.RESULT_ROW`` (status, won, strokes, points, draws, n_moves,
+    longest_chain, truncated); with
     ``record`` the moves of deal d go to ``moves_out[d]`` (padded with ``NO_MOVE``).
 
     Each policy gets its own copy of the loop (the policy id is a constant in each
@@ -206,9 +221,11 @@ def play_batch(policy, params, kt, cards, keys, columns, height, start, any_top,
     elif policy == LOOKAHEAD:
         _batch(LOOKAHEAD, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
                moves_out, record)
-    else:
+    elif policy == SAMPLING:
         _batch(SAMPLING, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
                moves_out, record)
+    else:
+        raise ValueError("play_batch: not a compiled player's id")
 
 
 @nb.njit(nogil=True, inline="always")
@@ -225,14 +242,14 @@ def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv,
         top = deal_inputs(cards[d], columns, height, start, any_top, kt.drawn, exposed, heights, stock)
         status, won, strokes, points, draws, n, longest, truncated = _play(
             policy, params, kt, exposed, heights, stock, top, keys[d], kv, kb, moves, work, rng)
-        out[d, 0] = status
-        out[d, 1] = won
-        out[d, 2] = strokes
-        out[d, 3] = points
-        out[d, 4] = draws
-        out[d, 5] = n
-        out[d, 6] = longest
-        out[d, 7] = truncated
+        out[d, R_STATUS] = status
+        out[d, R_WON] = won
+        out[d, R_STROKES] = strokes
+        out[d, R_POINTS] = points
+        out[d, R_DRAWS] = draws
+        out[d, R_N_MOVES] = n
+        out[d, R_LONGEST] = longest
+        out[d, R_TRUNCATED] = truncated
         if record:
             moves_out[d, :n] = moves[:n]
             moves_out[d, n:] = NO_MOVE

@@ -62,6 +62,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from golfstats.cards import N_RANKS
+
 ALL_KINDS = 0x3FFE  # kinds 1..13
 _DEBRUIJN = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36,
                       53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37,
@@ -118,8 +120,8 @@ def kind_relations(kt):
                 fol[y] |= 1 << x
     wrap = True
     for y in range(1, 14):
-        up = y % 13 + 1
-        down = (y + 11) % 13 + 1
+        up = y % N_RANKS + 1
+        down = (y + N_RANKS - 2) % N_RANKS + 1
         if fol[y] != (1 << up) | (1 << down):
             wrap = False
     return top_kind, kind_top, pred, fol, wrap
@@ -134,7 +136,7 @@ def walk_tables():
     pos = np.zeros(13, np.int64)
     for r in range(13):
         for x in range(13):
-            s = 1 - 2 * (((x - r - 1) % 13) & 1)
+            s = 1 - 2 * (((x - r - 1) % N_RANKS) & 1)
             sig[r, x] = s
             if s < 0:
                 neg[r] |= 1 << x
