@@ -243,13 +243,13 @@ class HonestHint:
 def honest_hint(board: Board, rules: Rules, goal: str = "win",
                 max_states: int | None = None) -> HonestHint:
     """The honest hint of ``board`` (see the module docstring).  The stock order is never
-    read: only its multiset reaches the values, and the policy's choice is its plan."""
-    from golfstats.honest import odds_and_moves
-    from golfstats.kernels.constants import HONEST_TOL
-    from golfstats.policies import parse_policy, plan
+    read: only its multiset reaches the values; the move first is the one the ``optimal``
+    policy plays (goal win: ties of p by e), taken from the same computation."""
+    from golfstats.goals import TOL
+    from golfstats.honest import odds_moves_and_choice
 
     pos = board.position()
-    position, after = odds_and_moves(board, rules, goal, max_states)
+    position, after, chosen = odds_moves_and_choice(board, rules, goal, max_states)
     legal = legal_moves(rules, pos)
     if not legal or not position.resolved:
         words = ("the hand is over" if not legal else
@@ -259,13 +259,11 @@ def honest_hint(board: Board, rules: Rules, goal: str = "win",
                           position.resolved, position.states)
     values = [MoveValue(m, None if m == DRAW else pos.tableau[m][-1], o.win_p, o.expected_strokes)
               for m, o in after]
-    policy_goal = "win-strokes" if goal == "win" else goal  # ties of p by e, as the values
-    chosen = plan(rules, parse_policy(f"optimal:goal={policy_goal}"), board)[0]
     first = next(v for v in values if v.move == chosen)
     rank = (lambda v: (-v.win_p, v.expected_strokes)) if goal == "win" else \
         (lambda v: (v.expected_strokes, -v.win_p))
     ordered = (first, *sorted((v for v in values if v is not first), key=rank))
-    reason, words = _honest_reason(goal, ordered, HONEST_TOL)
+    reason, words = _honest_reason(goal, ordered, TOL)
     return HonestHint(goal, ordered, reason, words, position.win_p, position.expected_strokes,
                       True, position.states)
 

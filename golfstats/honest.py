@@ -199,6 +199,30 @@ def odds_and_moves(board: Board, rules: Rules, goal: str = "win", max_states: in
                    top: Top | None = None) -> tuple[Odds, list[tuple[int, Odds]]]:
     """``odds`` and ``move_values`` of ``board`` from one computation."""
     solved = _solve(board, rules, goal, max_states, top)
+    return solved.odds, _move_odds(solved, board, rules, top)
+
+
+def odds_moves_and_choice(board: Board, rules: Rules, goal: str = "win",
+                          max_states: int | None = None
+                          ) -> tuple[Odds, list[tuple[int, Odds]], int | None]:
+    """``odds_and_moves`` and the move the ``optimal`` policy plays now (goal win: its
+    ``win-strokes`` rule, ties of p by e), all from one computation; the move is None when
+    the position is unresolved or the hand is over.  The choice does not depend on the
+    stock order: the policy plays a chain to its best endpoint before it draws."""
+    from golfstats.kernels.rule_tables import board_arrays
+
+    tables, top_id, _ = _tables(rules, board, None)
+    arrays = board_arrays(board, tables)
+    solved = _solve(board, rules, goal, max_states, None, arrays.stock)
+    moves = _move_odds(solved, board, rules, None)
+    chosen = None
+    if solved.odds.resolved and moves:
+        chosen = _play_out(solved, board, rules, goal, False, arrays, tables, top_id)[2][0]
+    return solved.odds, moves, chosen
+
+
+def _move_odds(solved: _Solved, board: Board, rules: Rules, top: Top | None
+               ) -> list[tuple[int, Odds]]:
     base = solved.odds
     pos = board.position()
     if top is not None:
@@ -211,7 +235,42 @@ def odds_and_moves(board: Board, rules: Rules, goal: str = "win", max_states: in
         if base.resolved and (np.isnan(p) or np.isnan(e)):
             raise RuntimeError(f"no value for legal move {move} (internal error)")
         out.append((move, replace(base, win_p=p, expected_strokes=e)))
-    return base, out
+    return out
+
+
+def _play_out(solved: _Solved, board: Board, rules: Rules, goal: str, win_only: bool,
+              arrays, tables, top_id: int) -> tuple[bool, int, list[int], str]:
+    """Play ``board``'s hand (its stock order) with the policy ``solved`` holds, or with
+    the fallback when it is unresolved: (won, strokes, moves, fallback)."""
+    from golfstats.kernels.constants import GREEDY
+    from golfstats.kernels.honest.play import play_strokes, play_win, play_winp
+    from golfstats.kernels.players.playout import play_hand
+    from golfstats.kernels.rule_tables import kernel_tables
+    from golfstats.solver import solver_scratch
+
+    kt = kernel_tables(tables)
+    buf = np.empty(sum(map(len, board.tableau)) + len(board.stock) + 1, np.int64)
+    fallback = ""
+    if solved.odds.resolved:
+        status = 0
+        if win_only:
+            won, strokes, n_moves = play_winp(kt, arrays.exposed, arrays.heights, top_id,
+                                              arrays.stock, solved.path[0], buf)
+        elif Goal(goal) is Goal.WIN:
+            status, won, strokes, n_moves = play_win(
+                kt, arrays.exposed, arrays.heights, top_id, arrays.stock, *solved.path, buf)
+        else:
+            status, won, strokes, n_moves = play_strokes(
+                kt, arrays.exposed, arrays.heights, top_id, arrays.stock, solved.path, buf)
+        if status != 0:
+            raise RuntimeError("optimal play-out met a state without a value (internal error)")
+    else:
+        kv, kb = solver_scratch(tables.stride)
+        _, won, strokes, _, _, n_moves, _, _ = play_hand(
+            GREEDY, np.zeros(1, np.int64), kt, arrays.exposed, arrays.heights, arrays.stock,
+            top_id, 0, kv, kb, buf)  # the greedy player, the documented fallback
+        fallback = "greedy"
+    return bool(won), int(strokes), [int(m) for m in buf[:n_moves]], fallback
 
 
 def _boards(rules: Rules, deals) -> list[Board]:
@@ -239,42 +298,17 @@ def play_optimal(rules: Rules, deals, goal: str = "win", max_states: int | None 
     the ``greedy`` player (play whenever possible, the tallest column first, else draw), flagged
     ``odds.resolved=False``, ``line.resolved=False`` and ``fallback="greedy"``.
     """
-    from golfstats.kernels.constants import GREEDY
-    from golfstats.kernels.honest.play import play_strokes, play_win, play_winp
-    from golfstats.kernels.players.playout import play_hand
-    from golfstats.kernels.rule_tables import board_arrays, kernel_tables
-    from golfstats.solver import solver_scratch
+    from golfstats.kernels.rule_tables import board_arrays
 
     out = []
     for board in _boards(rules, deals):
         started = time.perf_counter()
         tables, top_id, _ = _tables(rules, board, None)
         arrays = board_arrays(board, tables)
-        kt = kernel_tables(tables)
         solved = _solve(board, rules, goal, max_states, None, arrays.stock, win_only=win_only,
                         max_bytes=max_bytes)
-        buf = np.empty(sum(map(len, board.tableau)) + len(board.stock) + 1, np.int64)
-        fallback = ""
-        if solved.odds.resolved:
-            status = 0
-            if win_only:
-                won, strokes, n_moves = play_winp(kt, arrays.exposed, arrays.heights, top_id,
-                                                  arrays.stock, solved.path[0], buf)
-            elif Goal(goal) is Goal.WIN:
-                status, won, strokes, n_moves = play_win(
-                    kt, arrays.exposed, arrays.heights, top_id, arrays.stock, *solved.path, buf)
-            else:
-                status, won, strokes, n_moves = play_strokes(
-                    kt, arrays.exposed, arrays.heights, top_id, arrays.stock, solved.path, buf)
-            if status != 0:
-                raise RuntimeError("optimal play-out met a state without a value (internal error)")
-        else:
-            kv, kb = solver_scratch(tables.stride)
-            _, won, strokes, _, _, n_moves, _, _ = play_hand(
-                GREEDY, np.zeros(1, np.int64), kt, arrays.exposed, arrays.heights, arrays.stock,
-                top_id, 0, kv, kb, buf)  # the greedy player, the documented fallback
-            fallback = "greedy"
-        moves = [int(m) for m in buf[:n_moves]]
+        won, strokes, moves, fallback = _play_out(solved, board, rules, goal, win_only, arrays,
+                                                  tables, top_id)
         drawn = sum(m == DRAW for m in moves)
         o = solved.odds
         line = Line.scored(moves, bool(won), int(strokes), len(board.stock) - drawn,

@@ -375,3 +375,34 @@ def test_option_type_errors_exit_2_without_traceback(args):
     """Values that fail the options' own types are refused by the parser (exit 2)."""
     result = run(*args)
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+BOARD_COMMANDS = ("solve", "odds", "hint", "play", "deal")
+
+
+@pytest.mark.parametrize("command", BOARD_COMMANDS)
+def test_exit_codes_are_the_same_in_every_command(tmp_path, command):
+    """README, "Exit codes": invalid data (a malformed board file, an unreadable one) exits
+    1, a usage error (an unknown variant, a missing board source) exits 2, from every
+    command that reads boards."""
+    bad = board_file(tmp_path, "Talon: 8H 2C\nFoundations: TH\nJD 5H KH XX 4H\n")
+    error(command, str(bad), needle="board 1", code=1)
+    error(command, str(tmp_path / "missing.txt"), needle="cannot read", code=1)
+    error(command, str(bad), "--variant", "nope", needle="unknown variant", code=2)
+    error(command, needle="say which deal", code=2)
+
+
+def test_simulate_refuses_a_goal_no_policy_takes(tmp_path):
+    error("simulate", "-p", "optimal", "--goal", "win", "-n", "2", "--out", str(tmp_path / "r"),
+          needle="optimal:goal", code=2)
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("command", [*BOARD_COMMANDS, "simulate", "course", "compare", "report",
+                                     "par", "study", "variants", "policies"])
+def test_help_never_cuts_a_word_short(command):
+    """At 80 columns every option's help wraps whole (rich cuts a too-long word with an
+    ellipsis: a default or an example that cannot be read)."""
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "80"}, terminal_width=80)
+    assert result.exit_code == 0, result.output
+    assert "\u2026" not in result.output

@@ -20,6 +20,7 @@ from golfstats.board import Board, format_board, parse_board
 from golfstats.cards import format_card
 from golfstats.cli import app
 from golfstats.engine import DRAW, apply, legal_moves
+from golfstats.hint import honest_hint
 from golfstats.reference.honest import optimal_plan, reference_move_values
 from golfstats.reference.policies import View, longest_chain
 from golfstats.reference.solver import reference_solve
@@ -87,6 +88,32 @@ def test_honest_hint_never_reads_the_stock_order(tmp_path):
                 assert code == 0
                 outputs.add((flavour, out))
         assert len(outputs) == 2  # one text and one JSON output, whatever the order
+
+
+@pytest.mark.parametrize("goal", ["win", "strokes"])
+def test_one_honest_hint_is_one_computation(monkeypatch, goal):
+    """The hint's move comes from the values it computed: the kernel solves the position
+    once (it used to ask the policy, which solved it a second time)."""
+    import golfstats.kernels.honest.solve as solve
+
+    calls = []
+
+    def counted(name):
+        kernel = getattr(solve, name)
+
+        def call(*args, **kwargs):
+            calls.append(name)
+            return kernel(*args, **kwargs)
+        return call
+
+    for name in ("solve_win", "solve_strokes"):
+        monkeypatch.setattr(solve, name, counted(name))
+    rules = parse_variant("strict")
+    board = next(iter(mid_game_positions(rules, count=1, seed=5, max_stock=6, max_cards=12)))
+    hint = honest_hint(board, rules, goal)
+    assert hint.moves and len(calls) == 1, calls
+    plan = optimal_plan(rules, View.of(board.position()), goal)
+    assert hint.moves[0].move == plan[0]
 
 
 def test_honest_hint_when_the_hand_is_over(tmp_path):

@@ -61,15 +61,16 @@ def test_par_command(run_dir, tmp_path):
 
 
 def test_compare_command(run_dir, tmp_path):
-    result = invoke("compare", run_dir, "--policies", "lookahead,greedy", "--out", tmp_path / "cmp")
+    result = invoke("compare", run_dir, "--policy", "lookahead", "--policy", "greedy", "--out",
+                    tmp_path / "cmp")
     assert result.exit_code == 0, result.output
     assert "McNemar" in result.output and "9-hole match play, 4 rounds" in result.output
     assert "18-hole match play, 2 rounds" in result.output
     table = pl.read_csv(tmp_path / "cmp" / "compare.csv")
     assert table["n"].to_list() == [40] and table["a"].to_list() == ["lookahead"]
-    one_line_error(invoke("compare", run_dir, "--policies", "lookahead,sampling"), "not in the run")
-    one_line_error(invoke("compare", run_dir, "--policies", "lookahead"), "two policies")
-    one_line_error(invoke("compare", tmp_path / "nope", "--policies", "a,b"), "no such run directory")
+    one_line_error(invoke("compare", run_dir, "--policy", "lookahead", "-p", "sampling"), "not in the run")
+    one_line_error(invoke("compare", run_dir, "--policy", "lookahead"), "two policies")
+    one_line_error(invoke("compare", tmp_path / "nope", "-p", "a", "-p", "b"), "no such run directory")
 
 
 def test_course_command_same_date_same_course(tmp_path):
@@ -166,4 +167,4 @@ def test_summary_only_folder_reports_but_cannot_compare(run_dir, tmp_path):
     assert invoke("report", folder).exit_code == 0
     assert (folder / "report" / "report.html").is_file()
     assert invoke("par", folder).exit_code == 0
-    one_line_error(invoke("compare", folder, "--policies", "lookahead,greedy"), "has deal rows")
+    one_line_error(invoke("compare", folder, "-p", "lookahead", "-p", "greedy"), "has deal rows")

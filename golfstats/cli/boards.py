@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from golfstats.cli.options import PYSOL_MAX, BoardSource, fail
+from golfstats.cli.options import DATA_ERROR, PYSOL_MAX, BoardSource, fail
 
 if TYPE_CHECKING:
     from golfstats.board import Board
@@ -150,11 +150,13 @@ def sources(rules: Rules, source: BoardSource, many: bool) -> Iterator[Loaded]:
 
 
 def one_board(rules: Rules, source: BoardSource) -> Loaded:
-    """The single board a command works on; any problem exits with a one-line error."""
+    """The single board a command works on; any problem exits with a one-line error (a
+    board that cannot be read or is not a board: exit code 1, invalid data, as in every
+    command; a file holding several: 2, a usage error)."""
     loaded = list(sources(rules, source, many=False))
     for item in loaded:
         if item.error:
-            fail(item.error)
+            fail(item.error, code=DATA_ERROR)
     if len(loaded) != 1:
         fail(f"{loaded[0].label.rsplit('#', 1)[0]} holds {len(loaded)} boards; this command "
              "takes one (split the file, or use `golfstats solve` for many)")

@@ -30,7 +30,8 @@ VariantOpt = Annotated[str, typer.Option(
     "--variant", "-v",
     help="Rule set: a king rule (strict, queens-on-kings, putt-putt; aliases golf-a/b/c, "
          "hard/medium/easy, wrap, relaxed, dead-king) or a game (black-hole, all-in-a-row), "
-         "optionally with +options, e.g. putt-putt+jokers2+empty-start.  See `golfstats variants`.")]
+         "optionally with +options (+jokers2, +empty-start, ...: e.g. putt-putt+jokers2).  See "
+         "`golfstats variants`.")]
 JokersOpt = Annotated[int | None, typer.Option(
     "--jokers", min=0, max=2, help="Add 0, 1 or 2 wild jokers (overrides the variant's).")]
 EmptyStartOpt = Annotated[bool | None, typer.Option(
@@ -44,14 +45,25 @@ DeadQueenOpt = Annotated[bool | None, typer.Option(
 GoalOpt = Annotated[Goal, typer.Option(
     "--goal", help="strokes: best stroke score (most stock left if winnable, else fewest "
                    "cards left); win: only decide winnability (faster).")]
-SeedOpt = Annotated[int, typer.Option(
-    "--seed", help="Seed of the deals (0 or more): deal i depends only on (seed, i).")]
+def seed_option(help: str):
+    """``--seed``, checked the same way in every command: a whole number, 0 or more."""
+    return typer.Option("--seed", min=0, help=help + "  A whole number, 0 or more.")
+
+
+SeedOpt = Annotated[int, seed_option("Seed of the deals: deal i depends only on (seed, i).")]
 PYSOL_MAX = 2**33 - 1  # PySolFC's deal numbers (golfstats.deals.PYSOL_MAX)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print a one-line error (no traceback) and exit non-zero."""
+#: Exit codes of every command (README, "Exit codes"): a usage error (a bad option, a
+#: missing or conflicting argument), and input data that cannot be read or is invalid (a
+#: malformed board, an unreadable file, a run directory that is not a run).
+USAGE_ERROR, DATA_ERROR = 2, 1
+
+
+def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
+    """Print a one-line error (no traceback) and exit non-zero (``USAGE_ERROR`` or
+    ``DATA_ERROR``)."""
     typer.echo(f"golfstats: error: {message}", err=True)
     raise typer.Exit(code)
 
@@ -116,8 +128,8 @@ class BoardSource(typing.NamedTuple):
     pysol: str | None
 
 
-_SOURCE_SEED = Annotated[int | None, typer.Option(
-    "--seed", min=0, help="Seed of golfstats' own deals; deal --index of this seed.")]
+_SOURCE_SEED = Annotated[int | None, seed_option("Seed of golfstats' own deals; deal --index of "
+                                                   "this seed.")]
 _SOURCE_INDEX = Annotated[int, typer.Option("--index", min=0, help="Deal number within --seed.")]
 _SOURCE_COUNT = Annotated[int, typer.Option(
     "--count", min=1, help="With --seed: K consecutive deals, --index I to I+K-1.")]

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import SeedOpt, fail, resolve_rules, rule_options
+from golfstats.cli.options import DATA_ERROR, SeedOpt, fail, resolve_rules, rule_options, seed_option
 from golfstats.deals import DEFAULT_SEED
 from golfstats.rules import Rules
 
@@ -116,7 +116,7 @@ def _simulate_for_par(variant: str, policy: str, n: int, seed: int) -> Path:
     try:
         return run_or_reuse(SimConfig(rules=rules, policies=(ref,), n=n, seed=seed, out=out))
     except SimError as exc:
-        fail(f"simulation for par failed: {exc}", code=1)
+        fail(f"simulation for par failed: {exc}", code=DATA_ERROR)
 
 
 class Difficulty(StrEnum):
@@ -129,7 +129,7 @@ class Difficulty(StrEnum):
 def course(
     rules: Rules,
     holes: Annotated[int, typer.Option("--holes", help="9 or 18.")] = 9,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed of the deals.")] = None,
+    seed: Annotated[int | None, seed_option("Seed of the deals (default: the date's).")] = None,
     date: Annotated[str | None, typer.Option(
         "--date", help="YYYY-MM-DD: the course of that day (seed = int(YYYYMMDD)); default today.")] = None,
     winnable: Annotated[bool, typer.Option(
@@ -201,8 +201,9 @@ def course(
 
 def compare(
     run_dirs: RunDirsArg,
-    policies: Annotated[str, typer.Option(
-        "--policies", help="Two policies of the run, A,B (e.g. lookahead,greedy).")],
+    policies: Annotated[list[str], typer.Option(
+        "--policy", "-p", help="A policy of the run; give it twice, A then B (e.g. --policy "
+                               "lookahead --policy greedy), as simulate takes its policies.")],
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="Only this variant.")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Also write compare.md and compare.csv here.")] = None,
@@ -212,9 +213,9 @@ def compare(
     from golfstats.report.compare import compare_policies, comparison_table, format_comparison
     from golfstats.runs import RunError, merge_deals, resolve_policy
 
-    names = _split_policies(policies)
+    names = [p.strip() for p in policies]
     if len(names) != 2:
-        fail(f"--policies takes two policies A,B, not {policies!r}")
+        fail(f"compare takes two policies, --policy A --policy B, not {len(names)}")
     runs = _runs(run_dirs)
     try:
         deals = merge_deals(runs)
@@ -238,14 +239,3 @@ def compare(
         (out / "compare.md").write_text(text)
         comparison_table(results).write_csv(out / "compare.csv", float_precision=6)
         typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.csv'}")
-
-
-def _split_policies(text: str) -> list[str]:
-    """``A,B`` where a policy may itself hold ``key=value`` parameters after a colon."""
-    parts: list[str] = []
-    for item in (p.strip() for p in text.split(",")):
-        if parts and "=" in item and ":" not in item and ":" in parts[-1]:
-            parts[-1] += "," + item  # a second parameter of the previous policy
-        elif item:
-            parts.append(item)
-    return parts

@@ -9,8 +9,9 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import Goal, GoalOpt, SeedOpt, fail, rule_options
+from golfstats.cli.options import DATA_ERROR, SeedOpt, fail, rule_options
 from golfstats.deals import DEFAULT_SEED
+from golfstats.goals import Goal
 from golfstats.policies import DEFAULT_POLICIES
 from golfstats.rules import Rules
 
@@ -37,12 +38,17 @@ def simulate(
         "--policy", "-p", help="A policy to play every deal with; repeat for several "
         "(`golfstats policies` lists them; parameters as lookahead:depth=2).  "
         f"Default: {', '.join(DEFAULT_POLICIES)}.")] = None,
-    goal: GoalOpt = Goal.STROKES,
+    goal: Annotated[Goal | None, typer.Option(
+        "--goal", help="The clairvoyant solver's goal (policy exact): strokes, the best stroke "
+                       "score (default); win, only winnability (faster).  Refused when no "
+                       "policy is exact: the honest optimum's goal is its own parameter, "
+                       "e.g. optimal with goal=strokes.")] = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-w", help="Worker processes (local), or local dask workers when "
         "--backend dask has no --scheduler.  Default: all cores.")] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Run directory.  Default: results/runs/<variant>-n<N>-s<seed>.")] = None,
+        "--out", "-o", help="Run directory.  Default: a folder of results/runs named after "
+                            "the variant, n and seed (e.g. strict-n1000-s2026).")] = None,
     chunk_size: Annotated[int | None, typer.Option(
         "--chunk-size", help="Deals per chunk (a unit of work and one Parquet part).  Default: "
         "from the slowest policy (50,000 for greedy, 250 with exact), or the resumed run's.")] = None,
@@ -69,8 +75,8 @@ def simulate(
     DIR/deals/part-*.parquet holds one row per deal and policy, DIR/summary.parquet one
     row per policy (win rate with its Wilson 95% interval, strokes), DIR/run.json the
     command, versions, seed and timings.  Rows are the same whatever --workers,
-    --chunk-size or --backend; an interrupted run is finished with --resume.  --goal
-    applies to the clairvoyant solver (exact).
+    --chunk-size or --backend; an interrupted run is finished with --resume.  --goal is
+    the clairvoyant solver's (exact).
     """
     import os
 
@@ -81,6 +87,11 @@ def simulate(
         policies = policies_from_names(policy or DEFAULT_POLICIES)
     except PolicyError as exc:
         fail(str(exc))
+    if goal is not None and not any(p.info.strategy.takes_goal for p in policies):
+        fail(f"--goal is the clairvoyant solver's and no policy here is exact "
+             f"({', '.join(p.spec for p in policies)}); the honest optimum takes its goal as "
+             "optimal:goal=...")
+    goal = goal or Goal.STROKES
     config = SimConfig(rules=rules, policies=policies, n=n, seed=seed, goal=goal.value,
                        workers=workers if workers is not None else (os.cpu_count() or 1),
                        chunk_size=chunk_size, out=out, resume=resume, backend=backend.value,
@@ -100,7 +111,7 @@ def simulate(
         run_dir = run_simulation(config, progress=not quiet, log_file=log_file,
                                  log_level=log_level.value.upper(), on_start=started)
     except SimError as exc:
-        fail(str(exc), code=1)
+        fail(str(exc), code=DATA_ERROR)
     except KeyboardInterrupt:
         fail(f"interrupted; finished chunks are kept in {config.run_dir}; "
              "rerun with --resume to finish", code=130)

@@ -18,7 +18,6 @@ import typer
 from golfstats.cli.boards import one_board, sources
 from golfstats.cli.options import (
     BoardSource,
-    Goal,
     GoalOpt,
     board_source,
     fail,
@@ -33,6 +32,7 @@ from golfstats.cli.output import (
     report,
     style,
 )
+from golfstats.goals import Goal
 from golfstats.rules import Rules
 
 KeyOpt = Annotated[int | None, typer.Option(

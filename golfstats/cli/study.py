@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import SeedOpt, fail, resolve_rules
+from golfstats.cli.options import DATA_ERROR, SeedOpt, fail, resolve_rules
 from golfstats.deals import DEFAULT_SEED
 
 
@@ -54,6 +54,6 @@ def study(
     try:
         result = run_study(config, note=typer.echo)
     except StudyError as exc:
-        fail(str(exc), code=1)
+        fail(str(exc), code=DATA_ERROR)
     if not plan_only:
         typer.echo(f"study done in {result.seconds / 60:.1f} min; see {out / 'README.md'}")

@@ -24,8 +24,12 @@ class Strategy:
       position (a chain of plays, maybe then a draw).
 
     Honest strategies are handed only the visible position: the stock order never
-    reaches their decisions.
+    reaches their decisions.  ``takes_goal``: the ``goal`` argument means something to
+    it (only the clairvoyant solver's; others ignore it, so commands refuse a goal no
+    chosen policy takes).
     """
+
+    takes_goal = False
 
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False) -> dict:
         raise NotImplementedError

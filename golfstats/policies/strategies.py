@@ -96,7 +96,10 @@ class CompiledPlayer(Strategy):
 
 
 class ClairvoyantSolver(Strategy):
-    """The exact solver as a player: it knows the stock order (``golfstats.solver``)."""
+    """The exact solver as a player: it knows the stock order (``golfstats.solver``); the
+    goal is its own (strokes: the best score; win: the first win found)."""
+
+    takes_goal = True
 
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
         """``seconds``: each deal's own solve time."""
