@@ -1,6 +1,6 @@
 """Compile (or load) the numba kernels into the checkout's cache before the tests run.
 
-    python .ci/warm.py honest     # the honest expectimax (golfstats.honest)
+    python .ci/warm.py honest     # the honest expectimax (golfstats.odds)
     python .ci/warm.py players    # the solver, the stockless search and every quick player
 
 CI runs the two parts at once, one per core, so each kernel is compiled once; without
@@ -32,7 +32,7 @@ def late_position(rules, index: int) -> Board:
 
 
 def honest() -> None:
-    from golfstats.honest import move_values, odds, play_optimal
+    from golfstats.odds import move_values, odds, play_optimal
 
     for variant in GOLF:
         rules = parse_variant(variant)

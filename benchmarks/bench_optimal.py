@@ -1,4 +1,4 @@
-"""Benchmark: perfect play without peeking (``golfstats.honest.odds``), one core.
+"""Benchmark: perfect play without peeking (``golfstats.odds.odds``), one core.
 
     python benchmarks/bench_optimal.py                       # p alone, PySol 1-100, 3 king rules
     python benchmarks/bench_optimal.py --variant strict --with-strokes     # p and e (odds' default)
@@ -86,7 +86,7 @@ def _one_deal(task):
     call on a small position).  Returns (seconds, states, resolved, win_p, e, peak MB)."""
     variant, number, goal, win_only, max_memory, max_states, seed = task
     from golfstats.deals import pysol_board
-    from golfstats.honest import odds
+    from golfstats.odds import odds
     from golfstats.rules import parse_variant
 
     rules = parse_variant(variant)
@@ -162,7 +162,7 @@ def beside(variant: str, n: int, samples: int | None) -> None:
 
 def run_mid(variant: str, args) -> None:
     """The mid-game set in this process: p and e of the position and every move."""
-    from golfstats.honest import odds_and_moves
+    from golfstats.odds import odds_and_moves
     from golfstats.rules import parse_variant
 
     rules = parse_variant(variant)

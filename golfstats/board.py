@@ -1,4 +1,4 @@
-"""Board text: read and write the interchange format of RULES.md.
+"""Board text: read and write the interchange format of docs/rules.md.
 
 ```
 Talon: 8H 2C JH ...        (stock in draw order; absent in Black Hole / All in a Row)

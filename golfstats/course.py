@@ -13,7 +13,7 @@ own key, as in a simulate run), clamped to 3..5 by default.  The course's par is
 the sum of its hole pars.
 
 Difficulty.  A band of honest win chance (perfect play without peeking,
-``golfstats.honest``: the chance a player who cannot see the stock wins with the best
+``golfstats.odds``: the chance a player who cannot see the stock wins with the best
 play) keeps only the deals whose chance lies in [low, high).  ``easy``, ``medium`` and
 ``hard`` are the thirds of the rule set's own deals that some order of the stock wins
 (``DIFFICULTY``: the cut points, measured per plain king rule on PySolFC deals 1-100),
@@ -283,7 +283,7 @@ def _qualifies(board, rules: Rules, winnable: bool, band: Band | None):
         return False
     if band is None:
         return True
-    from golfstats import honest
+    from golfstats import odds as honest
 
     value = honest.odds(board, rules, "win", win_only=True)
     if not value.resolved:

@@ -21,6 +21,8 @@ BLOCK = 1024
 _SWAPS = CARD_IDS - 1  # Fisher-Yates swaps of the base deck (every card id)
 #: The seed of every command that deals seeded deals when none is given.
 DEFAULT_SEED = 2026
+#: Seeds are non-negative int64 values: 0 .. MAX_SEED.
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The reference engine: slow, plain and obviously correct.
 
-Everything here follows RULES.md line by line, on immutable values, with no
+Everything here follows docs/rules.md line by line, on immutable values, with no
 tables and no tricks.  The compiled kernels are tested against it, and their
 top-card tables are *generated* from ``Top`` below, so this file is where the
 meaning of every rule lives.
@@ -146,13 +146,13 @@ def is_won(pos: Position) -> bool:
 
 
 def strokes(pos: Position) -> int:
-    """RULES.md strokes of a finished hand: cards left, or minus the unturned stock if cleared."""
+    """docs/rules.md strokes of a finished hand: cards left, or minus the unturned stock if cleared."""
     left = pos.cards_left()
     return -len(pos.stock) if left == 0 else left
 
 
 def line_score(moves: Iterable[int], won: bool, stock_left: int) -> tuple[int, int, int]:
-    """(points, draws, longest chain) of a hand's line of moves (RULES.md "Scoring").
+    """(points, draws, longest chain) of a hand's line of moves (docs/rules.md "Scoring").
 
     Each tableau card played scores 10 plus 5 for every earlier card of the current
     streak; a draw ends the streak; clearing the tableau adds 100 plus 5 per stock
@@ -174,7 +174,7 @@ def line_score(moves: Iterable[int], won: bool, stock_left: int) -> tuple[int, i
 
 @dataclass(frozen=True)
 class Line:
-    """A line of moves from a position and its RULES.md scores: a hand played by a
+    """A line of moves from a position and its docs/rules.md scores: a hand played by a
     policy, or a solver's optimal line.  The one result type of a line everywhere.
 
     ``moves`` is the move list (``c >= 0`` plays column c, ``DRAW`` turns a card);

@@ -2,7 +2,7 @@
 
 Two kinds.  ``honest_hint(board, rules)`` (the default of ``golfstats hint``) is for a
 player who cannot see the stock: it values every legal move now by perfect play without
-peeking (``golfstats.honest``, docs/honest-play.md) and never reads the stock's order,
+peeking (``golfstats.odds``, docs/honest-play.md) and never reads the stock's order,
 so shuffling the board's Talon changes nothing it says.  ``clairvoyant_hint`` (``--peek``)
 is the exact solver's next move, knowing the order.
 
@@ -246,7 +246,7 @@ def honest_hint(board: Board, rules: Rules, goal: str = "win",
     read: only its multiset reaches the values; the move first is the one the ``optimal``
     policy plays (goal win: ties of p by e), taken from the same computation."""
     from golfstats.goals import TOL
-    from golfstats.honest import odds_moves_and_choice
+    from golfstats.odds import odds_moves_and_choice
 
     pos = board.position()
     position, after, chosen = odds_moves_and_choice(board, rules, goal, max_states)

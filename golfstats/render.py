@@ -125,7 +125,7 @@ def board_lines(board: Board, rules: Rules, style: Style = PLAIN,
 class Step:
     """One move of a replayed line, with the position after it.
 
-    ``column`` is 1-based (None for a draw); ``points`` is the running RULES.md points
+    ``column`` is 1-based (None for a draw); ``points`` is the running docs/rules.md points
     score (the clearing bonus included on the move that clears the tableau); ``chain``
     the plays since the last draw.  While a hand runs, its stroke count is
     ``cards_left``; once cleared it is minus ``stock_left``.

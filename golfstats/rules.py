@@ -2,7 +2,7 @@
 
 A rule set is named by a canonical id such as ``putt-putt+jokers2+empty-start``:
 a base name (a king rule, or a related game) followed by ``+option`` tokens.
-``parse_variant`` accepts the aliases of RULES.md and the options in a few
+``parse_variant`` accepts the aliases of docs/rules.md and the options in a few
 spellings; ``Rules.id`` always gives the one canonical spelling back.
 """
 
@@ -57,7 +57,7 @@ ACE_OF_SPADES = 3 * 13  # card id of AS
 
 @dataclass(frozen=True)
 class Rules:
-    """One rule set of RULES.md.  Build it with ``parse_variant`` or ``Rules.make``."""
+    """One rule set of docs/rules.md.  Build it with ``parse_variant`` or ``Rules.make``."""
 
     game: Game = Game.GOLF
     king: KingRule = KingRule.STRICT
@@ -131,7 +131,7 @@ class Rules:
         return dealt - (1 if layout.start == "card" else 0)
 
     def successors(self, rank: int) -> frozenset[int]:
-        """Ranks that may go on a top card of ``rank`` (RULES.md "King and Ace rules").
+        """Ranks that may go on a top card of ``rank`` (docs/rules.md "King and Ace rules").
 
         Before the dead-queen house rule, which depends on what the Queen was played on.
         """

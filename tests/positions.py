@@ -1,4 +1,4 @@
-"""Positions small enough for the pure-Python honest twin (``golfstats.reference.honest``).
+"""Positions small enough for the pure-Python honest twin (``golfstats.reference.expectimax``).
 
 Seeded deals advanced by random legal engine moves (``walk``) until the stock is small and
 ``size``, a bound on the twin's work, is within a budget; everything depends only on (rules,

@@ -1,4 +1,4 @@
-"""The RULES.md "King and Ace rules" table, written out independently of golfstats.rules.
+"""The docs/rules.md "King and Ace rules" table, written out independently of golfstats.rules.
 
 Shared by the tests: ``follows(king_rule, top, card)`` says whether a card of rank
 ``card`` may be played on a top card of rank ``top`` (1 = Ace .. 13 = King).
@@ -9,13 +9,13 @@ from __future__ import annotations
 ACE, QUEEN, KING = 1, 12, 13
 RANKS = range(1, 14)
 
-#: RULES.md, row by row: what may go on a King, what may go on an Ace.
+#: docs/rules.md, row by row: what may go on a King, what may go on an Ace.
 ON_KING = {"strict": set(), "queens-on-kings": {QUEEN}, "putt-putt": {QUEEN, ACE}}
 ON_ACE = {"strict": {2}, "queens-on-kings": {2}, "putt-putt": {2, KING}}
 
 
 def king_rule_of(rules) -> str:
-    """The king-rule column of RULES.md for a rule set: the games Black Hole and All in
+    """The king-rule column of docs/rules.md for a rule set: the games Black Hole and All in
     a Row wrap ranks (K-A adjacent), which is the putt-putt row."""
     if rules.game.value != "golf":
         return "putt-putt"

@@ -1,4 +1,4 @@
-"""Board text (RULES.md "Board text"): round trips, multi-board files, and malformed input."""
+"""Board text (docs/rules.md "Board text"): round trips, multi-board files, and malformed input."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ GOLF = [parse_variant(v) for v in ("strict", "queens-on-kings", "putt-putt+joker
                                    "putt-putt+jokers2+empty-start+when-stuck")]
 STOCKLESS = [parse_variant("black-hole"), parse_variant("all-in-a-row")]
 
-#: The example board of RULES.md (PySol golf deal 1), with a comment line and a blank line
+#: The example board of docs/rules.md (PySol golf deal 1), with a comment line and a blank line
 #: in front, so the board's lines are file lines 3 (Talon) to 11 (column 7).
-EXAMPLE = "# RULES.md example\n\n" + PYSOL_1
+EXAMPLE = "# docs/rules.md example\n\n" + PYSOL_1
 STRICT = parse_variant("strict")
 
 

@@ -1,6 +1,6 @@
-"""Cards: ids, text, ranks; and the RULES.md table walked with real cards through the engine.
+"""Cards: ids, text, ranks; and the docs/rules.md table walked with real cards through the engine.
 
-Expected answers come from tests/rank_table.py (RULES.md written out by hand).
+Expected answers come from tests/rank_table.py (docs/rules.md written out by hand).
 """
 
 from __future__ import annotations

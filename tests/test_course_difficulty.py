@@ -2,7 +2,7 @@
 honest win chance.
 
 The honest value of a whole deal takes seconds to minutes (docs/honest-play.md), too slow
-for CI; here the selection rule is checked with ``golfstats.honest.odds`` replaced by a
+for CI; here the selection rule is checked with ``golfstats.odds.odds`` replaced by a
 stand-in that gives each deal a known chance, so the test can tell exactly which deals a
 band must keep, which an unresolved deal must skip, and when the search must give up.
 """
@@ -14,11 +14,11 @@ import math
 import pytest
 from typer.testing import CliRunner
 
-import golfstats.honest
+import golfstats.odds
 from golfstats.cli import app
 from golfstats.course import CourseError, band_for, make_course
 from golfstats.deals import seeded_deals
-from golfstats.honest import Odds
+from golfstats.odds import Odds
 from golfstats.rules import parse_variant
 
 RULES = parse_variant("putt-putt")
@@ -54,7 +54,7 @@ def known_odds(monkeypatch):
         calls.append(i)
         return _value(i)
 
-    monkeypatch.setattr(golfstats.honest, "odds", odds)
+    monkeypatch.setattr(golfstats.odds, "odds", odds)
     return calls
 
 

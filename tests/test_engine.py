@@ -1,7 +1,7 @@
-"""The reference engine against RULES.md: random legal games and hand-made positions.
+"""The reference engine against docs/rules.md: random legal games and hand-made positions.
 
 The random games are checked against ``_Pile``, a second, independent reading of
-RULES.md kept in this file: what the foundation's top may stand for (a set of ranks,
+docs/rules.md kept in this file: what the foundation's top may stand for (a set of ranks,
 each alive or a dead Queen) built from the rank table of tests/rank_table.py.
 """
 
@@ -22,7 +22,7 @@ RULE_SETS = all_rule_sets()
 
 
 class _Pile:
-    """RULES.md's foundation top: ``meanings`` is a set of (rank, dead) it may stand for."""
+    """docs/rules.md's foundation top: ``meanings`` is a set of (rank, dead) it may stand for."""
 
     def __init__(self, rules, card):
         self.rule = king_rule_of(rules)
@@ -60,7 +60,7 @@ class _Pile:
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(RULE_SETS), st.data())
 def test_random_legal_games(rules, data):
-    """Every card stays accounted for; the legal moves, the end and the score follow RULES.md."""
+    """Every card stays accounted for; the legal moves, the end and the score follow docs/rules.md."""
     board = board_from_cards(rules, data.draw(st.permutations(rules.deck), label="deal"))
     everything = sorted(board.cards())
     pos = board.position()

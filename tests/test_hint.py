@@ -1,7 +1,7 @@
 """Hints, against oracles that do not share their code.
 
 The honest hint (the default) is held to the plain twin of perfect play without peeking
-(``golfstats.reference.honest``): every legal move with the twin's values, the first
+(``golfstats.reference.expectimax``): every legal move with the twin's values, the first
 being the twin policy's move; and it never reads the stock's order.  The clairvoyant
 hint (``--peek``) is held to the reference solver: its move keeps the optimum, and its
 reason is true of the position by plain searches of the reference engine.
@@ -21,7 +21,7 @@ from golfstats.cards import format_card
 from golfstats.cli import app
 from golfstats.engine import DRAW, apply, legal_moves
 from golfstats.hint import honest_hint
-from golfstats.reference.honest import optimal_plan, reference_move_values
+from golfstats.reference.expectimax import optimal_plan, reference_move_values
 from golfstats.reference.policies import View, longest_chain
 from golfstats.reference.solver import reference_solve
 from golfstats.rules import parse_variant

@@ -1,4 +1,4 @@
-"""The honest expectimax kernel (``golfstats.honest``, ``kernels/honest/``): what only it knows.
+"""The honest expectimax kernel (``golfstats.odds``, ``kernels/honest/``): what only it knows.
 
 * Its values equal a brute-force recursion written here from ``docs/honest-play.md``
   alone (moves of ``engine.legal_moves``, draws averaged over kinds, memoised on
@@ -31,12 +31,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from golfstats import honest
+from golfstats import odds as honest
 from golfstats.board import Board, format_board
 from golfstats.cards import KING, QUEEN, kind
 from golfstats.deals import pysol_board, seeded_board
 from golfstats.engine import DRAW, Position, Top, apply, legal_moves, score_moves
-from golfstats.honest import Odds, move_values, odds, play_optimal
+from golfstats.odds import Odds, move_values, odds, play_optimal
 from golfstats.rules import Draw, all_rule_sets, parse_variant
 from golfstats.solver import solve
 
@@ -442,7 +442,7 @@ def _drawn_from_brute(rules, board):
     position of the reference engine, turning every kind left at every legal draw, but
     drawing only from states whose draw the twin values above 0 (some order wins, Fact 1).
     Returns the set of (heights, sorted kinds drawn) of those draws."""
-    from golfstats.reference.honest import _canonical, _Expectimax, _start, _turn
+    from golfstats.reference.expectimax import _canonical, _Expectimax, _start, _turn
 
     solver = _Expectimax(rules, "win")
     start = _start(board)

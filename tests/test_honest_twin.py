@@ -1,4 +1,4 @@
-"""The honest optimum (``golfstats.honest``) against its plain twin (``golfstats.reference.honest``).
+"""The honest optimum (``golfstats.odds``) against its plain twin (``golfstats.reference.expectimax``).
 
 What is compared, and to what (docs/honest-play.md is the definition):
 
@@ -30,7 +30,7 @@ What is compared, and to what (docs/honest-play.md is the definition):
 Positions come from tests/positions.py: seeded deals advanced by random legal engine moves
 until the stock is small and a bound on the twin's work is within a budget (fixed seeds).
 The tests that use the fast API take it from the ``fast`` fixture, so they error while
-``golfstats.honest`` is missing and the twin's own tests still run (``-k "not fast"``).
+``golfstats.odds`` is missing and the twin's own tests still run (``-k "not fast"``).
 Run the larger set with ``pytest -m slow tests/test_honest_twin.py``.
 """
 
@@ -49,7 +49,7 @@ from golfstats.board import Board, format_board, parse_board
 from golfstats.cards import kind
 from golfstats.engine import DRAW, Position, apply, legal_moves, score_moves
 from golfstats.reference import reference_solve
-from golfstats.reference.honest import (
+from golfstats.reference.expectimax import (
     TOL,
     _Expectimax,
     _start,
@@ -78,7 +78,7 @@ REPRESENTATIVE = [parse_variant(v) for v in (
 @pytest.fixture(scope="module")
 def fast():
     """The compiled API under test; an error (not a skip) while it does not exist."""
-    return importlib.import_module("golfstats.honest")
+    return importlib.import_module("golfstats.odds")
 
 
 # ---------------------------------------------------------------- positions

@@ -19,7 +19,7 @@ from golfstats.board import Board, format_board
 from golfstats.cli import app
 from golfstats.deals import pysol_board, seeded_deals
 from golfstats.policies import parse_policy, play_board, play_deals
-from golfstats.reference.honest import reference_odds
+from golfstats.reference.expectimax import reference_odds
 from golfstats.reference.twins import twin_of
 from golfstats.rules import parse_variant
 from golfstats.solver import solve

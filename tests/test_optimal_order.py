@@ -21,7 +21,7 @@ from conftest import mid_game_positions
 from positions import orders
 
 from golfstats.board import Board
-from golfstats.honest import odds
+from golfstats.odds import odds
 from golfstats.policies import parse_policy, play_board
 from golfstats.rules import parse_variant
 from golfstats.solver import solve

@@ -2,7 +2,7 @@
 
 Statistical checks compare with closed forms (binomial distribution, McNemar's exact
 test by hand) at float tolerance; run data are small in-process runs in simulate's
-format (see test_report_support).
+format (see run_fixtures).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import shutil
 import numpy as np
 import polars as pl
 import pytest
-from test_report_support import write_run
+from run_fixtures import write_run
 
 from golfstats.board import parse_board
 from golfstats.course import CourseError, date_seed, make_course

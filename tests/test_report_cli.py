@@ -1,6 +1,6 @@
 """The report, par, course, compare and study commands through Typer's CliRunner.
 
-The study test swaps in an in-process ``golfstats.sim`` (test_report_support) so it
+The study test swaps in an in-process ``golfstats.sim`` (run_fixtures) so it
 checks the study's plan and outputs in seconds, independent of the process pool.
 """
 
@@ -10,7 +10,7 @@ import json
 
 import polars as pl
 import pytest
-from test_report_support import write_run
+from run_fixtures import write_run
 from typer.testing import CliRunner
 
 from golfstats.cli import app
@@ -168,3 +168,20 @@ def test_summary_only_folder_reports_but_cannot_compare(run_dir, tmp_path):
     assert (folder / "report" / "report.html").is_file()
     assert invoke("par", folder).exit_code == 0
     one_line_error(invoke("compare", folder, "-p", "lookahead", "-p", "greedy"), "has deal rows")
+
+
+def test_report_of_an_unfinished_run_says_so(tmp_path):
+    """A run stopped before its end (run.json plans more deals than its rows hold): the
+    terminal, every Markdown table and the page say how many of the planned deals it holds."""
+    run = write_run(tmp_path / "stopped", "strict", ["greedy", "exact"], 30)
+    info = json.loads((run / "run.json").read_text())
+    (run / "run.json").write_text(json.dumps({**info, "n": 1000, "status": "interrupted"}))
+    result = invoke("report", run, "--out", tmp_path / "rep")
+    assert result.exit_code == 0, result.output
+    assert "unfinished: 30 of 1,000 deals" in result.output
+    tables = sorted((tmp_path / "rep" / "tables").glob("*.md"))
+    assert tables and all("unfinished: 30 of 1,000 deals" in t.read_text() for t in tables)
+    assert "unfinished: 30 of 1,000 deals" in (tmp_path / "rep" / "report.html").read_text()
+    finished = invoke("report", write_run(tmp_path / "whole", "strict", ["greedy"], 30),
+                      "--out", tmp_path / "rep2")
+    assert finished.exit_code == 0 and "unfinished:" not in finished.output

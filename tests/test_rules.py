@@ -1,6 +1,6 @@
 """Rules as data: the rank table of every rule set, jokers, dead-queen, names and errors.
 
-The expected answers come from tests/rank_table.py (RULES.md written out by hand),
+The expected answers come from tests/rank_table.py (docs/rules.md written out by hand),
 never from golfstats.rules itself.
 """
 
@@ -36,7 +36,7 @@ IDS = [r.id for r in RULE_SETS]
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 def test_every_rank_pair_follows_the_table(rules):
-    """All 169 (top, card) pairs: Rules.may_follow and the engine's Top agree with RULES.md."""
+    """All 169 (top, card) pairs: Rules.may_follow and the engine's Top agree with docs/rules.md."""
     rule = king_rule_of(rules)
     for top, card in itertools.product(RANKS, RANKS):
         expected = follows(rule, top, card)
@@ -47,7 +47,7 @@ def test_every_rank_pair_follows_the_table(rules):
 
 
 def test_table_has_the_documented_ends():
-    """Spot checks straight from the RULES.md prose, so a typo in rank_table shows up."""
+    """Spot checks straight from the docs/rules.md prose, so a typo in rank_table shows up."""
     strict, qok, putt = (parse_variant(v) for v in ("strict", "queens-on-kings", "putt-putt"))
     assert not any(strict.may_follow(KING, r) for r in RANKS)
     assert [r for r in RANKS if qok.may_follow(KING, r)] == [QUEEN]

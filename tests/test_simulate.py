@@ -12,9 +12,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+import chunk_hooks
 import polars as pl
 import pytest
 import typer
@@ -32,7 +32,6 @@ from golfstats.sim import (
     plan_chunks,
     run_simulation,
 )
-from golfstats.sim.work import DELAY_ENV, FAIL_CHUNK_ENV
 from golfstats.stats import wilson
 
 RULES = parse_variant("putt-putt")
@@ -238,20 +237,21 @@ def test_same_rows_on_dask(run_one_worker, tmp_path):
 
 def test_resume_after_kill_gives_the_uninterrupted_rows(tmp_path):
     out = tmp_path / "killed"
-    args = _cli_args("-n", "1500", "--seed", str(SEED), "--policy", "greedy", "--chunk-size", "100",
-                     "--workers", "2", "--out", str(out), "--quiet")
-    env = {**os.environ, DELAY_ENV: "0.3"}
-    proc = subprocess.Popen([sys.executable, "-m", "golfstats", *args], env=env,
-                            start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while len(list((out / "deals").glob("part-*.parquet"))) < 3:
-        assert proc.poll() is None and time.monotonic() < deadline, "the run ended too early"
-        time.sleep(0.02)
-    os.killpg(proc.pid, signal.SIGKILL)  # the main process and its workers, at once
-    proc.wait()
+    script = ("import chunk_hooks\n"
+              "from golfstats.policies import policies_from_names\n"
+              "from golfstats.rules import parse_variant\n"
+              "from golfstats.sim import SimConfig, run_simulation\n"
+              "if __name__ == '__main__':\n"
+              f"    run_simulation(SimConfig(parse_variant({RULES.id!r}), policies_from_names(['greedy']),"
+              f" n=1500, seed={SEED}, workers=2, chunk_size=100, out={str(out)!r},"
+              " before_chunk=chunk_hooks.kill_run_at_chunk), progress=False)\n")
+    tests = str(Path(__file__).parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, start_new_session=True,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    assert proc.returncode == -signal.SIGKILL  # killed when a worker started chunk 6
     parts = sorted((out / "deals").glob("part-*.parquet"))
-    assert 3 <= len(parts) < 15 and not (out / "summary.parquet").exists()
+    assert 5 <= len(parts) < 15 and not (out / "summary.parquet").exists()  # 0-5 begun, one running
     parts[0].write_bytes(parts[0].read_bytes()[:100])  # as if cut short by a crash
     (out / "deals" / ".part-000009.1.parquet.tmp").write_bytes(b"partial")
 
@@ -270,22 +270,20 @@ def test_resume_after_kill_gives_the_uninterrupted_rows(tmp_path):
     assert record["chunk_size"] == 100  # the stored chunk size was kept
 
 
-@pytest.mark.parametrize("how, message", [
-    ("2", "chunk 2 (deals 100-149) failed: RuntimeError"),
-    ("2:exit", "died with exit code 3 while playing chunk 2 (deals 100-149)"),
+@pytest.mark.parametrize("hook, message", [
+    (chunk_hooks.raise_at_chunk, "chunk 2 (deals 100-149) failed: RuntimeError"),
+    (chunk_hooks.exit_at_chunk, "died with exit code 3 while playing chunk 2 (deals 100-149)"),
 ])
-def test_failed_chunk_stops_the_run_and_keeps_finished_parts(tmp_path, monkeypatch, how, message):
+def test_failed_chunk_stops_the_run_and_keeps_finished_parts(tmp_path, hook, message):
     out = tmp_path / "fails"
-    monkeypatch.setenv(FAIL_CHUNK_ENV, how)
-    args = _cli_args("-n", "300", "--seed", str(SEED), "--policy", "greedy", "--chunk-size", "50",
-                     "--workers", "1", "--out", str(out), "--quiet")
-    result = CliRunner().invoke(app, args)
-    assert result.exit_code == 1
-    assert message in result.output and "--resume" in result.output
+    config = SimConfig(RULES, policies_from_names(["greedy"]), n=300, seed=SEED, workers=1,
+                       chunk_size=50, out=out, before_chunk=hook)
+    with pytest.raises(SimError) as failure:
+        run_simulation(config, progress=False)
+    assert message in str(failure.value) and "--resume" in str(failure.value)
     kept = sorted(p.name for p in (out / "deals").glob("part-*.parquet"))
     assert kept == ["part-000000.parquet", "part-000001.parquet"]  # one worker: in order
     assert json.loads((out / "run.json").read_text())["status"] == "failed"
-    monkeypatch.delenv(FAIL_CHUNK_ENV)
     run_simulation(SimConfig(RULES, policies_from_names(["greedy"]), n=300, seed=SEED, workers=2,
                              out=out, resume=True), progress=False)
     assert _rows(out)["deal_index"].sort().to_list() == list(range(300))
@@ -341,3 +339,22 @@ def test_library_refuses_bad_config(tmp_path):
         run_simulation(_config(tmp_path / "x", backend="mpi"), progress=False)
     assert not (tmp_path / "x").exists()
 
+
+
+def test_progress_shows_each_policys_running_win_rate(run_one_worker):
+    """The progress display's win rates are the rows' (wins over deals played to the end,
+    with the Wilson interval), counted chunk by chunk."""
+    from golfstats.sim.progress import RunProgress
+    from golfstats.sim.work import tally
+
+    rows = pl.read_parquet(run_one_worker / "deals")
+    specs = tuple(p.spec for p in POLICIES)
+    bar = RunProgress(N, 0, "test", enabled=False, policies=specs)
+    for start in range(0, N, 50):  # as chunks of 50 deals
+        bar.count(*tally(rows.filter(pl.col("deal_index").is_between(start, start + 49)), specs))
+    for spec, line in zip(specs, bar.rates(), strict=True):
+        mine = rows.filter(pl.col("policy") == spec)
+        wins = int(mine["won"].sum())
+        low, high = wilson(wins, mine.height)
+        assert line.split() == [spec, f"{100 * wins / mine.height:.2f}%",
+                                f"[{100 * low:.2f},", f"{100 * high:.2f}]", "of", f"{N:,}"]

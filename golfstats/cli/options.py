@@ -17,6 +17,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from golfstats.deals import MAX_SEED
 from golfstats.goals import Goal
 from golfstats.rules import Rules, RulesError, parse_variant, with_options
 
@@ -45,9 +46,16 @@ DeadQueenOpt = Annotated[bool | None, typer.Option(
 GoalOpt = Annotated[Goal, typer.Option(
     "--goal", help="strokes: best stroke score (most stock left if winnable, else fewest "
                    "cards left); win: only decide winnability (faster).")]
+def _checked_seed(value: int | None) -> int | None:
+    if value is not None and not 0 <= value <= MAX_SEED:
+        fail(f"seed must be between 0 and {MAX_SEED}, not {value}")
+    return value
+
+
 def seed_option(help: str):
-    """``--seed``, checked the same way in every command: a whole number, 0 or more."""
-    return typer.Option("--seed", min=0, help=help + "  A whole number, 0 or more.")
+    """``--seed``, checked the same way in every command (one line, exit 2): a whole
+    number from 0 to 2**63 - 1."""
+    return typer.Option("--seed", callback=_checked_seed, help=help + "  A whole number, 0 or more.")
 
 
 SeedOpt = Annotated[int, seed_option("Seed of the deals: deal i depends only on (seed, i).")]

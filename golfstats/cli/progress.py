@@ -1,6 +1,6 @@
 """What a long honest computation is doing, on the terminal (rich, on stderr).
 
-``HonestProgress(label)`` is the ``progress`` callback of ``golfstats.honest``: after a
+``HonestProgress(label)`` is the ``progress`` callback of ``golfstats.odds``: after a
 second and a half it shows one line (the board, the pass, how far it is, the states and
 the memory of its tables) and clears it when the computation ends.  Nothing is drawn
 when stderr is not a terminal, so piped and ``--json`` output stay clean.

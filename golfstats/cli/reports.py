@@ -39,7 +39,7 @@ def report(
     """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs."""
     from golfstats.report import build_report
     from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, markdown, win_rates
-    from golfstats.runs import RunError, merge_summaries
+    from golfstats.runs import RunError, merge_summaries, unfinished_note
 
     runs = _runs(run_dirs)
     out = out or run_dirs[0] / "report"
@@ -47,6 +47,8 @@ def report(
         files = build_report(runs, out, title)
     except (RunError, OSError) as exc:
         fail(str(exc))
+    if unfinished_note(runs):
+        typer.echo(unfinished_note(runs))
     typer.echo(markdown(win_rates(merge_summaries(runs)).drop("mean_points"), WIN_FORMATS, WIN_HEADERS))
     typer.echo(f"tables: {out / 'tables'} ({len(files.tables)} files)")
     typer.echo(f"charts: {out / 'charts'} ({', '.join(sorted(files.charts))}; PNG and SVG)")

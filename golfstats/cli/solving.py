@@ -161,7 +161,7 @@ def odds_command(
     the terminal (stderr).
     """
     from golfstats.cli.progress import HonestProgress
-    from golfstats.honest import odds
+    from golfstats.odds import odds
     from golfstats.solver import solve
 
     if win_only and goal is not Goal.WIN:

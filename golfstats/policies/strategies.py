@@ -150,7 +150,7 @@ OPTIMAL_GOALS = {"win": ("win", True), "win-strokes": ("win", False), "strokes":
 
 
 class HonestOptimum(Strategy):
-    """Perfect play without peeking (``golfstats.honest``, docs/honest-play.md): the exact
+    """Perfect play without peeking (``golfstats.odds``, docs/honest-play.md): the exact
     optimum for a player who sees everything but the stock order, for the policy's goal
     parameter (``OPTIMAL_GOALS``).  Each deal's row carries its exact ``win_p`` and, unless
     the goal is the chance of winning alone, ``expected_strokes`` (of the position at the
@@ -166,7 +166,7 @@ class HonestOptimum(Strategy):
             lines = [solve(board, rules) for board in boards]
             return (lines, [float(ln.won) if ln.resolved else None for ln in lines],
                     [float(ln.strokes) if ln.resolved else None for ln in lines])
-        from golfstats.honest import play_optimal
+        from golfstats.odds import play_optimal
 
         goal, win_only = OPTIMAL_GOALS[str(policy.param("goal"))]
         plays = play_optimal(rules, boards, goal, win_only=win_only)

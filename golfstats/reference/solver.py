@@ -1,7 +1,7 @@
 """The reference solver: plain exhaustive search over the positions of the reference engine.
 
 It answers the question of ``golfstats.solver.solve`` (the clairvoyant optimum of
-RULES.md "Scoring") straight from the definition:
+docs/rules.md "Scoring") straight from the definition:
 
     optimal strokes = min over every complete legal line of the strokes at its end
                     = min over every *reachable finished position* of its strokes,
@@ -117,7 +117,7 @@ class _Search:
 def reference_solve(board: Board, rules: Rules, cap: int | None = None) -> tuple[bool, int]:
     """Optimal ``(won, strokes)`` of ``board`` under ``rules``, knowing the stock order.
 
-    ``strokes`` is the minimum over every complete legal line of RULES.md strokes at
+    ``strokes`` is the minimum over every complete legal line of docs/rules.md strokes at
     its end (minus the stock left if the tableau is cleared, else the tableau cards
     left); ``won`` says whether that best line clears the tableau.
 

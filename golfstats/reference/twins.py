@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from golfstats.engine import DRAW, Line, Position, score_moves
-from golfstats.reference import honest
+from golfstats.reference import expectimax
 from golfstats.reference.policies import greedy, lookahead, play_out, random_move
 from golfstats.reference.sampling import sampling
 from golfstats.reference.solver import reference_solve
@@ -90,12 +90,12 @@ OPTIMAL_GOALS = {"win": ("win", True), "win-strokes": ("win", False), "strokes":
 
 
 def optimal_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
-    """The plain memoised expectimax's play-out (``reference.honest``); without a stock,
+    """The plain memoised expectimax's play-out (``reference.expectimax``); without a stock,
     nothing is hidden and the optimum is the reference solver's."""
     if not rules.layout.has_stock:
         return exact_twin(rules, start, policy, key)
     goal, by_cards = OPTIMAL_GOALS[str(policy.param("goal"))]
-    line = score_moves(rules, start, honest.play_optimal(rules, start, goal, by_cards))
+    line = score_moves(rules, start, expectimax.play_optimal(rules, start, goal, by_cards))
     return _twin_line(line)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from golfstats.runs import Run, RunError, merge_summaries
+from golfstats.runs import Run, RunError, merge_summaries, unfinished_note
 
 __all__ = ["ReportFiles", "build_report"]
 
@@ -42,13 +42,14 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
     if summary.is_empty():
         raise RunError("the runs hold no summary rows")
     files = ReportFiles(out_dir)
-    table_list = tables.write_tables(summary, out_dir / "tables")
+    status = unfinished_note(runs)  # every table and the page say when a run is unfinished
+    table_list = tables.write_tables(summary, out_dir / "tables", status)
     files.tables = sorted((out_dir / "tables").glob("*.*"))
     by_stem = {t.stem: t for t in table_list}
     files.charts = charts.write_charts(summary, {k: t.df for k, t in by_stem.items()},
                                        out_dir / "charts")
 
-    intro = html.sources_table(runs)
+    intro = html.sources_table(runs) + (html.paragraph(status) if status else "")
     sections = []
     for chart in charts.CHARTS:  # each chart beside its table, in the charts' order
         t = by_stem[chart.table]

@@ -87,7 +87,10 @@ def sources_table(runs) -> str:
     rows = []
     for run in runs:
         info = run.info or {}
-        cells = [str(run.path), str(info.get("variant", "")), str(info.get("n", "")),
+        deals = str(info.get("n", ""))
+        if run.unfinished is not None:
+            deals = "{:,} of {:,} (unfinished)".format(*run.unfinished)
+        cells = [str(run.path), str(info.get("variant", "")), deals,
                  str(info.get("seed", "")), ", ".join(map(str, info.get("policies", [])))]
         rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{h}</th>" for h in ("run directory", "variant", "deals", "seed", "policies"))

@@ -28,7 +28,7 @@ import polars as pl
 CLASSES: tuple[tuple[str, int | None, int | None], ...] = (
     ("eagle or better", None, -2), ("birdie", -1, -1), ("par", 0, 0), ("bogey", 1, 1),
     ("double bogey", 2, 2), ("worse", 3, None))
-TRADITIONAL_PER_HOLE = 5  # RULES.md: par 45 for 9 holes, 90 for 18
+TRADITIONAL_PER_HOLE = 5  # docs/rules.md: par 45 for 9 holes, 90 for 18
 METHOD = "exact convolution of the per-hole stroke distribution (holes are independent deals)"
 PAR_RULE = "par = median round total (smallest t with P(total <= t) >= 1/2)"
 

@@ -8,7 +8,7 @@ percentages in the Markdown.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import polars as pl
@@ -231,10 +231,13 @@ def report_tables(summary: pl.DataFrame) -> list[Table]:
     ]
 
 
-def write_tables(summary: pl.DataFrame, out_dir: Path) -> list[Table]:
-    """Write every report table (Markdown and CSV) and the long stroke histogram CSV."""
+def write_tables(summary: pl.DataFrame, out_dir: Path, status: str = "") -> list[Table]:
+    """Write every report table (Markdown and CSV) and the long stroke histogram CSV;
+    ``status`` (an unfinished run's "unfinished: K of N deals") opens every table's note."""
     out_dir = Path(out_dir)
     tables = report_tables(summary)
+    if status:
+        tables = [replace(t, note=f"{status}. {t.note}".strip()) for t in tables]
     for table in tables:
         table.write(out_dir)
     stroke_distribution(summary).write_csv(out_dir / "stroke_histogram.csv", float_precision=6)

@@ -20,6 +20,7 @@ from golfstats.runs.read import (
     merge_summaries,
     order,
     resolve_policy,
+    unfinished_note,
     variant_key,
 )
 from golfstats.runs.schema import DEAL_SCHEMA, DEALS_DIR, RUN_JSON, SUMMARY, SUMMARY_SCHEMA
@@ -28,4 +29,4 @@ from golfstats.runs.summary import summarize, summarize_parts
 __all__ = ["DEALS_DIR", "DEAL_COLUMNS", "DEAL_SCHEMA", "RUN_JSON", "SUMMARY", "SUMMARY_SCHEMA",
            "VARIANT_ORDER", "Run", "RunError", "best_honest", "example_source", "find_repo_results",
            "load_run", "load_runs", "merge_deals", "merge_summaries", "order", "resolve_policy",
-           "summarize", "summarize_parts", "variant_key"]
+           "summarize", "summarize_parts", "unfinished_note", "variant_key"]

@@ -61,6 +61,19 @@ class Run:
     def has_deals(self) -> bool:
         return bool(self.deal_files)
 
+    @property
+    def held(self) -> int:
+        """Deals the run's rows hold (the most any of its policies played)."""
+        return int(self.summary["n"].max() or 0) if self.summary.height else 0
+
+    @property
+    def unfinished(self) -> tuple[int, int] | None:
+        """(deals held, deals planned) of a run that stopped before its end, else None."""
+        planned = self.info.get("n")
+        if not isinstance(planned, int) or self.held >= planned:
+            return None
+        return self.held, planned
+
     def deals(self, columns: tuple[str, ...] = DEAL_COLUMNS) -> pl.DataFrame:
         """The deal rows (only ``columns``); raises ``RunError`` when the run kept none."""
         if not self.deal_files:
@@ -117,6 +130,16 @@ def load_runs(paths) -> list[Run]:
     if not paths:
         raise RunError("give at least one run directory")
     return [load_run(p) for p in paths]
+
+
+def unfinished_note(runs: list[Run]) -> str:
+    """"unfinished: K of N deals (DIR)" for each run that stopped before its end, or ""."""
+    notes = []
+    for run in runs:
+        if run.unfinished is not None:
+            held, planned = run.unfinished
+            notes.append(f"unfinished: {held:,} of {planned:,} deals ({run.path})")
+    return "; ".join(notes)
 
 
 def merge_summaries(runs: list[Run]) -> pl.DataFrame:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from golfstats.sim.plan import Chunk, RunSpec, SimError
-from golfstats.sim.work import ChunkDone
+from golfstats.sim.work import ChunkDone, chunk_done
 
 log = logging.getLogger("golfstats.sim")
 
@@ -304,7 +304,7 @@ def run_dask(spec: RunSpec, chunks: list[Chunk], client, on_done: OnDone, log_le
             rows = future.result()
             started = time.perf_counter()
             write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
-            on_done(ChunkDone(chunk.index, rows.height, time.perf_counter() - started))
+            on_done(chunk_done(spec, chunk, rows, time.perf_counter() - started))
         except Exception as exc:
             if failure is None:
                 failure = f"{chunk} failed: {_describe(exc)}"

@@ -13,16 +13,16 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from golfstats.deals import DEFAULT_SEED
+from golfstats.deals import DEFAULT_SEED, MAX_SEED
 from golfstats.goals import Goal
 from golfstats.policies import Policy
 from golfstats.rules import RULES_VERSION, Rules
 
 #: Seeds are stored as Int64.
-MAX_SEED = 2**63 - 1
 #: A chunk is a unit of work, a Parquet part and the grain of resuming.
 MAX_CHUNK_SIZE = 1_000_000
 # At least this many chunks per worker when n is small, so every worker gets work.
@@ -48,7 +48,10 @@ class SimConfig:
     ``backend`` is ``local`` (a process pool of ``workers`` processes) or ``dask``
     (``scheduler`` is a dask.distributed address; ``None`` starts a local dask cluster
     of ``workers`` processes).  ``workers``, ``backend`` and ``scheduler`` never change
-    the rows, so a run may be resumed with other values.
+    the rows, so a run may be resumed with other values.  ``before_chunk`` (a picklable,
+    module-level function of the ``Chunk``) runs in the worker before each chunk: a place
+    for instrumentation and fault injection (the tests make chunks fail or a run die
+    with it); it must not change the rows.
     """
 
     rules: Rules
@@ -62,6 +65,7 @@ class SimConfig:
     resume: bool = False
     backend: str = "local"
     scheduler: str | None = None
+    before_chunk: Callable[[Chunk], None] | None = None
 
     def validate(self) -> None:
         """Raise ``SimError`` for a configuration that cannot run (checks no files)."""
@@ -155,6 +159,7 @@ class RunSpec:
     rules_version: str
     deals_dir: str
     metadata: tuple[tuple[str, str], ...]  # Parquet key-value metadata of every part
+    before_chunk: Callable[[Chunk], None] | None = None  # SimConfig.before_chunk
 
     def part_metadata(self, chunk: Chunk) -> dict[str, str]:
         """Parquet key-value metadata of a part: the run's, plus which deals it holds."""

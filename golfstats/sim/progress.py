@@ -1,4 +1,6 @@
-"""A progress bar on the terminal (rich, on stderr): deals done, deals per second, ETA."""
+"""A progress bar on the terminal (rich, on stderr): deals done, deals per second, ETA,
+and each policy's win rate so far with its Wilson 95% interval (so a user can stop a run
+once it is precise enough, and resume it later)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from golfstats.stats import wilson
+
 
 class _RateColumn(ProgressColumn):
     """Deals per second (rich's own speed estimate over the last half minute)."""
@@ -23,26 +27,62 @@ class _RateColumn(ProgressColumn):
         return Text("-- deals/s" if speed is None else f"{speed:,.0f} deals/s", style="cyan")
 
 
+class _BarAndRates(Progress):
+    """The bar, then one line per policy with its win rate so far (``rates``)."""
+
+    rates: list[str] = []
+
+    def get_renderables(self):
+        yield self.make_tasks_table(self.tasks)
+        for line in self.rates:
+            yield Text(line, style="green")
+
+
 class RunProgress:
     """Deals done out of ``total``; draws only when ``enabled`` and stderr is a terminal.
 
-    Use as a context manager; ``advance(deals)`` after each chunk.
+    Use as a context manager; ``advance(deals)`` after each chunk and ``count(wins,
+    played)`` with its wins per policy (``policies`` order) for the running win rates.
     """
 
-    def __init__(self, total: int, done: int, description: str, enabled: bool = True) -> None:
+    def __init__(self, total: int, done: int, description: str, enabled: bool = True,
+                 policies: tuple[str, ...] = ()) -> None:
         console = Console(stderr=True)
         self._progress = None
         if enabled and console.is_terminal:
-            self._progress = Progress(
+            self._progress = _BarAndRates(
                 TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                 _RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                 console=console, transient=False)
         self._total, self._done, self._description = total, done, description
         self._task = None
+        self._policies = policies
+        self._wins = [0] * len(policies)
+        self._played = [0] * len(policies)
 
     def advance(self, deals: int) -> None:
         if self._progress is not None:
             self._progress.advance(self._task, deals)
+
+    def count(self, wins, played) -> None:
+        """Add a chunk's wins and deals played (per policy) to the running win rates."""
+        for k, (w, n) in enumerate(zip(wins, played, strict=False)):
+            self._wins[k] += w
+            self._played[k] += n
+        if self._progress is not None:
+            self._progress.rates = self.rates()
+            self._progress.refresh()
+
+    def rates(self) -> list[str]:
+        """"  greedy   3.12% [2.95, 3.30] of 40,000": each policy's win rate so far."""
+        width = max(map(len, self._policies), default=0)
+        lines = []
+        for spec, w, n in zip(self._policies, self._wins, self._played, strict=True):
+            if n:
+                low, high = wilson(w, n)
+                lines.append(f"  {spec:<{width}}  {100 * w / n:6.2f}% "
+                             f"[{100 * low:.2f}, {100 * high:.2f}] of {n:,}")
+        return lines
 
     def __enter__(self) -> RunProgress:
         if self._progress is not None:

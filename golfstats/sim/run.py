@@ -169,6 +169,18 @@ def _to_play(config: SimConfig, chunks: list[Chunk], deals_dir: Path) -> list[Ch
     return todo
 
 
+def _kept_tally(config: SimConfig, chunks: list[Chunk], todo: list[Chunk], deals_dir: Path):
+    """(wins, deals played to the end) per policy in the parts a resumed run keeps."""
+    import polars as pl
+
+    from golfstats.sim.work import tally
+
+    playing = {c.index for c in todo}
+    kept = [str(part_path(deals_dir, c.index)) for c in chunks if c.index not in playing]
+    rows = pl.read_parquet(kept, columns=["policy", "won", "truncated"])
+    return tally(rows, config.policy_specs)
+
+
 def run_or_reuse(config: SimConfig, *, progress: bool = True,
                  log_file: Path | str | None = None, log_level: int | str = "INFO") -> Path:
     """The run of ``config``: reused if its directory holds it complete, finished if it holds
@@ -238,7 +250,8 @@ def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
              run_dir, config.rules.id, config.n, config.seed, ", ".join(config.policy_specs),
              len(chunks), chunk_size, len(todo), config.workers, config.backend)
     spec = RunSpec(config.rules, config.policies, config.seed, config.goal, config.run_id,
-                   RULES_VERSION, str(deals_dir), tuple(parquet_metadata(config).items()))
+                   RULES_VERSION, str(deals_dir), tuple(parquet_metadata(config).items()),
+                   config.before_chunk)
     timing = {"ready": None, "last_chunk": None}
     deals_done = [0]
 
@@ -247,12 +260,17 @@ def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
 
     done_deals = config.n - sum(c.count for c in todo)
     sizes = {c.index: c.count for c in chunks}
-    with RunProgress(config.n, done_deals, config.rules.id, progress) as bar:
+    with RunProgress(config.n, done_deals, config.rules.id, progress,
+                     config.policy_specs) as bar:
+        if progress and done_deals:  # a resumed run: the kept parts' wins count from the start
+            bar.count(*_kept_tally(config, chunks, todo, deals_dir))
+
         def on_done(done) -> None:
             attempt["chunks_played"] += 1
             deals_done[0] += sizes[done.index]
             timing["last_chunk"] = time.perf_counter()
             bar.advance(sizes[done.index])
+            bar.count(done.wins, done.played)
             log.debug("chunk %d done: %d rows in %.3f s", done.index, done.rows, done.seconds)
 
         try:

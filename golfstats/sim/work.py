@@ -6,7 +6,6 @@ Runs in a worker process (local pool or dask worker); imports numba kernels ther
 from __future__ import annotations
 
 import logging
-import os
 import time
 from dataclasses import dataclass
 
@@ -17,11 +16,6 @@ from golfstats.sim.plan import Chunk, RunSpec
 
 log = logging.getLogger("golfstats.sim")
 
-#: Test hooks (environment, read in the worker): make a chunk fail, or slow chunks down.
-FAIL_CHUNK_ENV = "GOLFSTATS_TEST_FAIL_CHUNK"  # "<index>" raises; "<index>:exit" kills the worker
-DELAY_ENV = "GOLFSTATS_TEST_CHUNK_DELAY"  # seconds to sleep before each chunk
-
-
 @dataclass(frozen=True)
 class ChunkDone:
     """What a worker reports about a finished chunk (the rows are on disk)."""
@@ -29,21 +23,17 @@ class ChunkDone:
     index: int
     rows: int
     seconds: float
+    wins: tuple[int, ...] = ()  # per policy, in the run's order: deals won
+    played: tuple[int, ...] = ()  # and deals played to the end (not truncated)
 
 
-def _test_hooks(chunk: Chunk) -> None:
-    delay = os.environ.get(DELAY_ENV)
-    if delay:
-        time.sleep(float(delay))
-    target = os.environ.get(FAIL_CHUNK_ENV)
-    if not target:
-        return
-    index, _, how = target.partition(":")
-    if int(index) == chunk.index:
-        if how == "exit":
-            log.warning("test hook: worker exits abruptly in %s", chunk)
-            os._exit(3)
-        raise RuntimeError(f"test hook {FAIL_CHUNK_ENV} made {chunk} fail")
+def tally(rows: pl.DataFrame, specs: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(wins, deals played to the end) per policy spec of deal rows, in ``specs`` order."""
+    counted = (rows.filter(~pl.col("truncated")).group_by(pl.col("policy").cast(pl.String))
+               .agg(pl.col("won").sum().alias("wins"), pl.len().alias("played")))
+    by_spec = {r["policy"]: (int(r["wins"]), int(r["played"])) for r in counted.iter_rows(named=True)}
+    pairs = [by_spec.get(spec, (0, 0)) for spec in specs]
+    return tuple(w for w, _ in pairs), tuple(n for _, n in pairs)
 
 
 def play_chunk(spec: RunSpec, chunk: Chunk) -> pl.DataFrame:
@@ -54,7 +44,8 @@ def play_chunk(spec: RunSpec, chunk: Chunk) -> pl.DataFrame:
     from golfstats.policies import play_deals
     from golfstats.runs.write import deal_rows
 
-    _test_hooks(chunk)
+    if spec.before_chunk is not None:
+        spec.before_chunk(chunk)
     batch = seeded_deals(spec.rules, spec.seed, chunk.start, chunk.count)
     results = []
     for policy in spec.policies:
@@ -86,4 +77,10 @@ def play_and_write(spec: RunSpec, chunk: Chunk) -> ChunkDone:
     started = time.perf_counter()
     rows = play_chunk(spec, chunk)
     write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
-    return ChunkDone(chunk.index, rows.height, time.perf_counter() - started)
+    return chunk_done(spec, chunk, rows, time.perf_counter() - started)
+
+
+def chunk_done(spec: RunSpec, chunk: Chunk, rows: pl.DataFrame, seconds: float) -> ChunkDone:
+    """The report of a chunk whose ``rows`` are written."""
+    wins, played = tally(rows, tuple(p.spec for p in spec.policies))
+    return ChunkDone(chunk.index, rows.height, seconds, wins, played)

@@ -1,5 +1,5 @@
 """Perfect play without peeking, compiled (``docs/honest-play.md``; the Python front is
-``golfstats.honest``).
+``golfstats.odds``).
 
 ``space`` the state codes and comparisons; ``wins`` the W bitsets and G rows; ``reach``
 the states the position reaches; ``blocks`` their tables a drawn multiset at a time;

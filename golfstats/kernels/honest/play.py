@@ -3,7 +3,7 @@
 At the start and after every draw the player lists the chain endpoints a draw may follow
 (``chains.enumerate_chains``, ``chain_candidates``), values each, picks one by the doc's
 rule on the set (ties last: the first in enumeration order), plays the chain and draws.
-An unresolved deal falls back to the ``greedy`` player (``golfstats.honest``).  No I/O, no RNG.
+An unresolved deal falls back to the ``greedy`` player (``golfstats.odds``).  No I/O, no RNG.
 """
 
 from __future__ import annotations

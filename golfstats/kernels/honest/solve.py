@@ -88,7 +88,7 @@ class WinSolution:
     ``p``, ``e``: the position's chance of winning and expected strokes (e NaN unless
     asked for); ``moves_p``, ``moves_e``: after playing column c (index c) or drawing
     (index ``COLUMNS``), NaN when illegal; ``sol``, ``pt``: what ``play`` needs; ``stats``:
-    a dict of counts and bytes (see ``golfstats.honest.Odds``)."""
+    a dict of counts and bytes (see ``golfstats.odds.Odds``)."""
 
     def __init__(self):
         self.resolved = False
