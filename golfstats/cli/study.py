@@ -24,6 +24,10 @@ def study(
     = None,
     variants: Annotated[str | None, typer.Option(
         "--variants", help="Comma-separated subset of the study's variants (default: all 14).")] = None,
+    optimal: Annotated[str | None, typer.Option(
+        "--optimal", help="Comma-separated plain king rules whose perfect play without peeking "
+                          "is estimated (deals valued until +/-2.5 points), or 'none' "
+                          "(default: the plain king rules among --variants).")] = None,
     plan_only: Annotated[bool, typer.Option(
         "--plan-only", help="Run the pilot, print the plan and its time estimate, stop.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
@@ -31,7 +35,8 @@ def study(
     """The committed study: every king rule with/without 2 jokers and empty-start, plus
     black-hole and all-in-a-row; random, greedy, lookahead, exact (sampling on fewer deals);
     n per variant for a +/-0.10% interval on the exact win rate of the three plain king
-    rules and +/-0.30% on the others; tables, charts, README."""
+    rules and +/-0.30% on the others; perfect play without peeking (optimal) estimated on
+    the plain king rules; tables, charts, README.  Killed, the same command continues."""
     import os
 
     from golfstats.runs import VARIANT_ORDER
@@ -43,6 +48,15 @@ def study(
         unknown = [v for v in chosen if v not in VARIANT_ORDER]
         if unknown:
             fail(f"not a study variant: {', '.join(unknown)}; they are: {', '.join(VARIANT_ORDER)}")
+    if optimal is None:
+        optimal_variants = tuple(v for v in SAMPLING_VARIANTS if v in chosen)
+    elif optimal.strip() == "none":
+        optimal_variants = ()
+    else:
+        optimal_variants = tuple(resolve_rules(v).id for v in optimal.split(",") if v.strip())
+    if any(v not in SAMPLING_VARIANTS or v not in chosen for v in optimal_variants):
+        fail(f"--optimal takes plain king rules of the study ({', '.join(SAMPLING_VARIANTS)}), "
+             f"or 'none'; not {optimal}")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -50,7 +64,7 @@ def study(
     config = StudyConfig(out=out, seed=seed, hours_budget=hours_budget, scale=scale,
                          workers=workers or os.cpu_count() or 1, variants=chosen,
                          sampling_variants=tuple(v for v in SAMPLING_VARIANTS if v in chosen),
-                         progress=not quiet, plan_only=plan_only)
+                         progress=not quiet, plan_only=plan_only, optimal_variants=optimal_variants)
     try:
         result = run_study(config, note=typer.echo)
     except StudyError as exc:

@@ -17,7 +17,7 @@ import polars as pl
 
 from golfstats.policies import policy_order
 from golfstats.report.tables import markdown, percent
-from golfstats.runs import SUMMARY_SCHEMA, Run, merge_deals, merge_summaries
+from golfstats.runs import Run, merge_deals, merge_summaries
 from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
 
 #: Published winnability figures we can cite: (variant, fraction, deals, what, source).
@@ -42,7 +42,9 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
 
     out = Path(config.out)
     summary = merge_summaries(runs)
-    summary.select(list(SUMMARY_SCHEMA)).write_parquet(out / "summary.parquet")
+    from golfstats.study.optimum_tables import with_optimum
+
+    with_optimum(summary, result.optimum).write_parquet(out / "summary.parquet")
     for plan in result.plans:
         row = summary.filter((pl.col("variant") == plan.variant) & (pl.col("policy") == CLAIRVOYANT))
         if row.height:
@@ -194,9 +196,25 @@ def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFr
         "win_rates": markdown(win_rate_pivot(summary)),
         "clairvoyant_vs_reference": _compare_markdown(exact_vs), "strokes": _strokes_markdown(summary),
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
+        "optimal": _optimal_markdown(config, result, summary),
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
+
+
+def _optimal_markdown(config, result, summary: pl.DataFrame) -> str:
+    from golfstats.study.optimum import ESTIMATOR
+    from golfstats.study.optimum_tables import estimator_markdown, ladder_markdown, with_optimum
+
+    if not result.optimum:
+        return "Not run in this sitting (the main runs come first).\n"
+    full = with_optimum(summary, result.optimum)
+    return (f"Estimator: {ESTIMATOR} (target half-width ±{100 * config.optimal_target:.1f} points, "
+            f"at least {config.scaled(config.optimal_min_n, 3)} deals, {config.optimal_orders} "
+            "stock orders per deal's share):\n\n" + estimator_markdown(result.optimum)
+            + "\nThe ladder of players on each plain king rule (the honest players' figures from "
+            "their runs; `optimal` estimated as above):\n\n"
+            + ladder_markdown(full, [r.variant for r in result.optimum]))
 
 
 def study_record(config, result, seconds: float) -> dict:

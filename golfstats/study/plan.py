@@ -75,6 +75,14 @@ class StudyConfig:
     sampling_variants: tuple[str, ...] = SAMPLING_VARIANTS
     progress: bool = False
     plan_only: bool = False
+    #: Perfect play without peeking (``study.optimum``): the rule sets, the random stock
+    #: orders of each deal's clairvoyant share, the deals valued at least and at most, and
+    #: the target half-width of the mean chance of winning.
+    optimal_variants: tuple[str, ...] = SAMPLING_VARIANTS
+    optimal_orders: int = 100
+    optimal_min_n: int = 40
+    optimal_max_n: int = 300
+    optimal_target: float = 0.025
 
     def scaled(self, n: int, floor: int = 20) -> int:
         return max(floor, round(n * self.scale))

@@ -24,6 +24,27 @@ from golfstats.study.plan import (
 )
 
 
+def _optimum(config: StudyConfig, plans: list[VariantPlan], runs_dir: Path,
+             say: Callable[[str], None]) -> list:
+    """Perfect play without peeking on the plain king rules (``study.optimum``), its
+    covariate's mean the exact win rate of the rule set's main run."""
+    from golfstats.study.optimum import OptimumPlan, run_optimum
+
+    results = []
+    sizes = {p.variant: p.n for p in plans}
+    for variant in config.optimal_variants:
+        if variant not in sizes:
+            continue
+        main = load_run(runs_dir / f"{variant}-n{sizes[variant]}-s{config.seed}")
+        exact = main.summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
+        plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
+                           config.scaled(config.optimal_min_n, 3), config.scaled(config.optimal_max_n, 3),
+                           config.optimal_target, workers=config.workers)
+        say(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
+        results.append(run_optimum(plan, runs_dir, say))
+    return results
+
+
 class StudyError(RuntimeError):
     """A study that cannot run (a failed run)."""
 
@@ -66,6 +87,7 @@ class StudyResult:
     runs: list[Path]
     seconds: float
     files: list[Path] = field(default_factory=list)
+    optimum: list = field(default_factory=list)  # study.optimum.OptimumResult per rule set
 
 
 def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) -> StudyResult:
@@ -113,10 +135,11 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
         name = f"{variant}-sampling-n{sampling_n}-s{config.seed}"
         run_dirs.append(_simulate(variant, (SAMPLING_POLICY,), sampling_n, config.seed,
                                   runs_dir / name, config))
+    result = StudyResult(config.out, plans, run_dirs, 0.0)
+    result.optimum = _optimum(config, plans, runs_dir, say)
     say("writing tables, charts, report.html and README.md")
     from golfstats.study.outputs import write_outputs
 
-    result = StudyResult(config.out, plans, run_dirs, 0.0)
     result.files = write_outputs(config, result, [load_run(d) for d in run_dirs], started)
     result.seconds = time.perf_counter() - started
     return result

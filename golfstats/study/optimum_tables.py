@@ -1,0 +1,85 @@
+"""The study's tables of perfect play without peeking (``study.optimum``): its summary
+rows, and the ladder of players per plain king rule."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from golfstats.runs import SUMMARY_SCHEMA
+from golfstats.study.plan import CLAIRVOYANT
+
+OPTIMAL = "optimal"  # its default goal is win
+#: The ladder's rungs, weakest first (the honest players, then the clairvoyant one).
+LADDER = ("random", "greedy", "lookahead", "sampling", OPTIMAL, CLAIRVOYANT)
+#: Columns the study's summary adds for the estimated rows of ``optimal``.
+EXTRA = {"estimator": pl.String, "plain_win_p": pl.Float64, "plain_ci_low": pl.Float64,
+         "plain_ci_high": pl.Float64, "unresolved": pl.Int64}
+
+
+def summary_rows(results) -> pl.DataFrame:
+    """A summary row per rule set for ``optimal`` (goal win): n deals valued, the
+    estimated mean chance of winning as ``win_rate`` and ``mean_win_p`` with its interval,
+    the estimator, and the plain mean beside it.  Strokes are not computed (p alone)."""
+    rows = []
+    for r in results:
+        est, plain = r.regression, r.plain
+        rows.append({"variant": r.variant, "policy": OPTIMAL, "n": est.n, "truncated": 0,
+                     "win_rate": est.mean, "ci_low": est.low, "ci_high": est.high,
+                     "n_win_p": est.n, "mean_win_p": est.mean, "win_p_ci_low": est.low,
+                     "win_p_ci_high": est.high, "estimator": est.estimator,
+                     "plain_win_p": plain.mean, "plain_ci_low": plain.low,
+                     "plain_ci_high": plain.high, "unresolved": r.unresolved})
+    return pl.DataFrame(rows, schema={**SUMMARY_SCHEMA, **EXTRA})
+
+
+def with_optimum(summary: pl.DataFrame, results) -> pl.DataFrame:
+    """``summary`` (``SUMMARY_SCHEMA``) with the optimum's rows and the extra columns."""
+    base = summary.select(list(SUMMARY_SCHEMA)).with_columns(
+        pl.lit(None, t).alias(c) for c, t in EXTRA.items())
+    return pl.concat([base, summary_rows(results)], how="vertical_relaxed") if results else base
+
+
+def ladder_markdown(summary: pl.DataFrame, variants) -> str:
+    """Per rule set: each player's win rate with its interval, the share of the way from
+    greedy to the honest optimum it covers, and the price of not seeing the stock."""
+    lines = ["| variant | player | win rate (95% interval) | n | of the way greedy -> optimal |",
+             "|---|---|---:|---:|---:|"]
+    for variant in variants:
+        rows = {r["policy"]: r for r in summary.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        greedy, optimal = rows.get("greedy"), rows.get(OPTIMAL)
+        for policy in LADDER:
+            r = rows.get(policy)
+            if r is None or r["win_rate"] is None:
+                continue
+            way = ""
+            if greedy and optimal and policy != CLAIRVOYANT and optimal["win_rate"] > greedy["win_rate"]:
+                covered = (r["win_rate"] - greedy["win_rate"]) / (optimal["win_rate"] - greedy["win_rate"])
+                way = f"{100 * covered:.0f}%"
+            name = f"{policy} ({r['estimator']})" if r.get("estimator") else policy
+            lines.append(f"| {variant} | {name} | {100 * r['win_rate']:.2f}% ({100 * r['ci_low']:.2f}-"
+                         f"{100 * r['ci_high']:.2f}) | {r['n']:,} | {way} |")
+        if optimal and rows.get(CLAIRVOYANT):
+            exact = rows[CLAIRVOYANT]
+            price = exact["win_rate"] - optimal["win_rate"]
+            half = ((optimal["ci_high"] - optimal["ci_low"]) ** 2
+                    + (exact["ci_high"] - exact["ci_low"]) ** 2) ** 0.5 / 2
+            lines.append(f"| {variant} | price of not seeing the stock (exact - optimal) | "
+                         f"{100 * price:.2f} pp (+/-{100 * half:.2f}) | | |")
+    return "\n".join(lines) + "\n"
+
+
+def estimator_markdown(results) -> str:
+    """The optimum's estimate beside the plain mean, per rule set."""
+    lines = ["| variant | deals valued | unresolved | regression estimate (95%) | half-width | "
+             "plain mean (95%) | half-width | target met |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for r in results:
+        e, p = r.regression, r.plain
+        lines.append(f"| {r.variant} | {e.n} | {r.unresolved} | {100 * e.mean:.2f}% ({100 * e.low:.2f}-"
+                     f"{100 * e.high:.2f}) | ±{100 * e.half_width:.2f} | {100 * p.mean:.2f}% "
+                     f"({100 * p.low:.2f}-{100 * p.high:.2f}) | ±{100 * p.half_width:.2f} | "
+                     f"{'yes' if r.met else 'no'} |")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["LADDER", "OPTIMAL", "estimator_markdown", "ladder_markdown", "summary_rows",
+           "with_optimum"]
