@@ -374,6 +374,22 @@ def test_budget_hit_is_unresolved_never_a_number():
     assert out.finished and out.strokes == play.strokes and out.won == play.won
 
 
+def test_the_policy_table_counts_against_the_memory_budget(monkeypatch):
+    """p and e: the policy's table is paid from what the value pass leaves of the budget
+    (it once grew past it unseen); p alone needs no table and stays resolved."""
+    import golfstats.kernels.honest.solve as solve
+
+    rules = parse_variant("strict")
+    board = _mid_game(rules, 2, 8)
+    full = odds(board, rules, "win")
+    assert full.resolved and full.policy_states > 0
+    monkeypatch.setattr(solve, "POLICY_BYTES_PER_STATE", 10**15)  # not one state fits
+    squeezed = odds(board, rules, "win")
+    assert not squeezed.resolved and math.isnan(squeezed.win_p) and math.isnan(squeezed.expected_strokes)
+    alone = odds(board, rules, "win", win_only=True)
+    assert alone.resolved and alone.win_p == full.win_p
+
+
 def _mid_game(rules, index: int, stock_left: int) -> Board:
     """A seeded deal played greedily (first legal play, else draw) down to ``stock_left``."""
     board = seeded_board(rules, SEED, index)

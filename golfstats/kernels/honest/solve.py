@@ -101,13 +101,23 @@ class WinSolution:
         self.stats = {}
 
 
+#: The policy table's bytes per state at its peak: (key, p, e) slots of 24 bytes, at most
+#: half full, doubled into a new table while the old one is live (72 bytes a slot, two
+#: slots a state).
+POLICY_BYTES_PER_STATE = 144
+
+
 def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=None,
               max_states=None, max_bytes=None, progress=None):
     """Goal win: the chance of winning of the position (heights0, top0) with stock
     multiset ``m0``, and with ``keep=KEEP_ALL`` the policy's expected strokes.
 
-    ``max_states`` bounds the states valued (Q), ``max_bytes`` the memory of the value
-    pass (both known before it starts); over either the solution is unresolved.
+    ``max_states`` bounds the states valued (Q, and with the policy's own states under
+    ``KEEP_ALL``), ``max_bytes`` the memory: the bit rows of the first passes are checked
+    after each pass (a pass may overshoot by its own growth before the check), the value
+    pass before it starts (its size is known then), and the policy's table as it grows
+    (``POLICY_BYTES_PER_STATE`` each, at its peak while doubling, within what the value
+    pass left).  Over any of them the solution is unresolved, with the stats so far.
     ``progress(pass_name, done, total, info)`` is called between passes and layers.
     """
     out = WinSolution()
@@ -119,12 +129,21 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     say("wins", 0, 1, {})
     widx, wpool, gidx, gpool, wstats = wins.win_sets(kt, exposed, heights0, m0, pwd, size)
     words = wpool.shape[1]
+    if max_bytes is not None and wpool.nbytes + gpool.nbytes > max_bytes:
+        out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats[0]),
+                     "first_bytes": wpool.nbytes + gpool.nbytes, "value_bytes": 0,
+                     "peak_bytes": wpool.nbytes + gpool.nbytes}
+        return out
     say("reach", 0, 1, {})
     ridx, rpool, qidx, qpool, rstats = reach.reach_sets(kt, exposed, heights0, top0, m0, pwd, size,
                                                          widx, wpool, gidx, gpool)
     row = words * 8
     first = (int(wstats[0] + wstats[3] + rstats[0] + rstats[1]) * row + 2 * int(rstats[2]) * row
              + int(wstats[1]) * 2 * row)
+    if max_bytes is not None and first > max_bytes:
+        out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats[0]), "first_bytes": first,
+                     "value_bytes": 0, "peak_bytes": first}
+        return out
     del wpool, gpool, widx, gidx
     dr = blocks.d_major(ridx, rpool, size, blocks.pool_bits(ridx, rpool))
     del rpool, ridx
@@ -205,6 +224,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     if keep == KEEP_ALL:
         say("strokes", 0, 1, {})
         budget = max_states - states if max_states is not None else 1 << 40
+        if max_bytes is not None:
+            budget = min(budget, max(max_bytes - second, 0) // POLICY_BYTES_PER_STATE)
         ok, root, mp, me, pt, count = policy_values(kt, exposed, heights0, top0, m0, out.sol,
                                                     budget)
         out.stats["policy_states"] = int(count)
