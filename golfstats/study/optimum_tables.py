@@ -11,6 +11,8 @@ from golfstats.study.plan import CLAIRVOYANT
 OPTIMAL = "optimal"  # its default goal is win
 #: The ladder's rungs, weakest first (the honest players, then the clairvoyant one).
 LADDER = ("random", "greedy", "lookahead", "sampling", OPTIMAL, CLAIRVOYANT)
+#: The honest players whose share of the way from greedy to the optimum is given.
+BETWEEN = ("greedy", "lookahead", "sampling", OPTIMAL)
 #: Columns the study's summary adds for the estimated rows of ``optimal``.
 EXTRA = {"estimator": pl.String, "plain_win_p": pl.Float64, "plain_ci_low": pl.Float64,
          "plain_ci_high": pl.Float64, "unresolved": pl.Int64}
@@ -52,7 +54,7 @@ def ladder_markdown(summary: pl.DataFrame, variants) -> str:
             if r is None or r["win_rate"] is None:
                 continue
             way = ""
-            if greedy and optimal and policy != CLAIRVOYANT and optimal["win_rate"] > greedy["win_rate"]:
+            if greedy and optimal and policy in BETWEEN and optimal["win_rate"] > greedy["win_rate"]:
                 covered = (r["win_rate"] - greedy["win_rate"]) / (optimal["win_rate"] - greedy["win_rate"])
                 way = f"{100 * covered:.0f}%"
             name = f"{policy} ({r['estimator']})" if r.get("estimator") else policy
@@ -81,5 +83,39 @@ def estimator_markdown(results) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["LADDER", "OPTIMAL", "estimator_markdown", "ladder_markdown", "summary_rows",
-           "with_optimum"]
+def ladder_chart(summary: pl.DataFrame, variants):
+    """The ladder of players, a panel per rule set: each player's win rate with its 95%
+    interval, weakest at the bottom; the honest optimum and the clairvoyant one marked by
+    lines, the gap between them shaded (the price of not seeing the stock)."""
+    from matplotlib.figure import Figure
+
+    from golfstats.report.charts import DPI, style
+
+    fig = Figure(figsize=(4.2 * len(variants), 3.6), dpi=DPI, layout="constrained")
+    axes = fig.subplots(1, len(variants), squeeze=False, sharey=True)[0]
+    for ax, variant in zip(axes, variants, strict=True):
+        rows = {r["policy"]: r for r in summary.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        rungs = [p for p in LADDER if p in rows and rows[p]["win_rate"] is not None]
+        for y, policy in enumerate(rungs):
+            r = rows[policy]
+            color, marker = style(policy)
+            below = max(0.0, r["win_rate"] - r["ci_low"])
+            above = max(0.0, r["ci_high"] - r["win_rate"])
+            ax.errorbar(100 * r["win_rate"], y, xerr=[[100 * below], [100 * above]],
+                        fmt=marker, color=color, capsize=3)
+        if OPTIMAL in rows and CLAIRVOYANT in rows:
+            lo, hi = 100 * rows[OPTIMAL]["win_rate"], 100 * rows[CLAIRVOYANT]["win_rate"]
+            ax.axvline(lo, color=style(OPTIMAL)[0], linestyle="--", linewidth=1)
+            ax.axvline(hi, color=style(CLAIRVOYANT)[0], linestyle=":", linewidth=1)
+            ax.axvspan(lo, hi, color="0.9", zorder=0)
+        ax.set_yticks(range(len(rungs)), rungs)
+        ax.set_title(variant)
+        ax.set_xlabel("win rate, % (95% interval)")
+        ax.set_xlim(left=0)
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle("The ladder of players: shaded, the price of not seeing the stock")
+    return fig
+
+
+__all__ = ["LADDER", "OPTIMAL", "estimator_markdown", "ladder_chart", "ladder_markdown",
+           "summary_rows", "with_optimum"]

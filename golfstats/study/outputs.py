@@ -208,13 +208,18 @@ def _optimal_markdown(config, result, summary: pl.DataFrame) -> str:
 
     if not result.optimum:
         return "Not run in this sitting (the main runs come first).\n"
+    from golfstats.report.charts import save
+    from golfstats.study.optimum_tables import ladder_chart
+
     full = with_optimum(summary, result.optimum)
+    variants = [r.variant for r in result.optimum]
+    save(ladder_chart(full, variants), Path(config.out) / "charts", "ladder")
     return (f"Estimator: {ESTIMATOR} (target half-width ±{100 * config.optimal_target:.1f} points, "
             f"at least {config.scaled(config.optimal_min_n, 3)} deals, {config.optimal_orders} "
             "stock orders per deal's share):\n\n" + estimator_markdown(result.optimum)
             + "\nThe ladder of players on each plain king rule (the honest players' figures from "
             "their runs; `optimal` estimated as above):\n\n"
-            + ladder_markdown(full, [r.variant for r in result.optimum]))
+            + ladder_markdown(full, variants) + "\n![The ladder of players](charts/ladder.png)\n")
 
 
 def study_record(config, result, seconds: float) -> dict:
