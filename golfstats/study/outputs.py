@@ -87,7 +87,7 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
     seconds = time.perf_counter() - started
     record = study_record(config, result, seconds)
     write_json(out / "study.json", record)
-    (out / "README.md").write_text(readme(config, result, summary, par_md, cmp_df, record))
+    (out / "README.md").write_text(readme(config, result, summary, par_md, cmp_df, record, par_df))
     return [out / "summary.parquet", out / "study.json", out / "README.md", *files.all(),
             *(tables_dir / f"{s}.{e}" for s in ("par", "compare") for e in ("md", "csv"))]
 
@@ -112,6 +112,25 @@ def _par_markdown(par_df: pl.DataFrame) -> str:
                "course_par9": "course par 9", "course_par18": "course par 18",
                "exact_par9": "clairvoyant par 9", "exact_par18": "clairvoyant par 18"}
     return markdown(df, fmt, headers)
+
+
+#: The players par is given for, weakest first (``optimal`` needs its expected strokes,
+#: which the study's p-alone estimate does not compute).
+PAR_PLAYERS = ("greedy", "lookahead", SAMPLING_POLICY, CLAIRVOYANT)
+
+
+def _par_by_player_markdown(par_df: pl.DataFrame) -> str:
+    """Par 9 / par 18 of every player per rule set, and the player the traditional
+    45 / 90 (5 a hole) fits best: the one whose 9-hole par is nearest 45."""
+    lines = ["| variant | " + " | ".join(f"{p} par 9 / 18" for p in PAR_PLAYERS)
+             + " | 45 / 90 fits |", "|---|" + "---:|" * len(PAR_PLAYERS) + "---|"]
+    for variant in par_df["variant"].unique(maintain_order=True):
+        rows = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        cells = [f"{rows[p]['par9']} / {rows[p]['par18']}" if p in rows else "" for p in PAR_PLAYERS]
+        present = [p for p in PAR_PLAYERS if p in rows]
+        fits = min(present, key=lambda p: abs(rows[p]["par9"] - 45)) if present else ""
+        lines.append(f"| {variant} | " + " | ".join(cells) + f" | {fits} |")
+    return "\n".join(lines) + "\n"
 
 
 def _compare_markdown(cmp_df: pl.DataFrame) -> str:
@@ -170,7 +189,8 @@ def _strokes_markdown(summary: pl.DataFrame) -> str:
     return markdown(wide.select("variant", *cols))
 
 
-def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFrame, record: dict) -> str:
+def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFrame, record: dict,
+           par_df: pl.DataFrame) -> str:
     """The text of results/README.md."""
     from golfstats.report.tables import win_rate_pivot
 
@@ -197,6 +217,7 @@ def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFr
         "clairvoyant_vs_reference": _compare_markdown(exact_vs), "strokes": _strokes_markdown(summary),
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
         "optimal": _optimal_markdown(config, result, summary),
+        "par_by_player": _par_by_player_markdown(par_df),
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
