@@ -119,6 +119,32 @@ def _par_markdown(par_df: pl.DataFrame) -> str:
 PAR_PLAYERS = ("greedy", "lookahead", SAMPLING_POLICY, CLAIRVOYANT)
 
 
+def _answers_markdown(summary: pl.DataFrame, par_df: pl.DataFrame, optimum) -> str:
+    """The opening answers for a designer: per plain king rule, how winnable it is for a
+    perfect player who cannot see the stock (and one who can), and par for casual,
+    strong and clairvoyant players."""
+    from golfstats.study.optimum_tables import OPTIMAL, with_optimum
+
+    full = with_optimum(summary, optimum)
+    lines = []
+    for variant in SAMPLING_VARIANTS:
+        rows = {r["policy"]: r for r in full.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        if CLAIRVOYANT not in rows:
+            continue
+        honest = rows.get(OPTIMAL)
+        won = (f"a perfect player who cannot see the stock wins {percent(honest['win_rate'], 1)} of deals "
+               f"({percent(honest['ci_low'], 1)}-{percent(honest['ci_high'], 1)})" if honest else
+               "perfect play without peeking is not estimated yet")
+        par = ", ".join(f"{who} {pars[p]['par9']} / {pars[p]['par18']}" for who, p in
+                        (("casual (greedy)", "greedy"), ("strong (lookahead)", REFERENCE),
+                         ("strong (sampling)", SAMPLING_POLICY), ("clairvoyant", CLAIRVOYANT))
+                        if p in pars)
+        lines.append(f"- **{variant}**: {won}; {percent(rows[CLAIRVOYANT]['win_rate'], 2)} can be won "
+                     f"by someone who sees the stock. Par for 9 / 18 holes: {par}.")
+    return "\n".join(lines) + "\n"
+
+
 def _par_by_player_markdown(par_df: pl.DataFrame) -> str:
     """Par 9 / par 18 of every player per rule set, and the player the traditional
     45 / 90 (5 a hole) fits best: the one whose 9-hole par is nearest 45."""
@@ -218,6 +244,7 @@ def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFr
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
         "optimal": _optimal_markdown(config, result, summary),
         "par_by_player": _par_by_player_markdown(par_df),
+        "answers": _answers_markdown(summary, par_df, result.optimum),
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
