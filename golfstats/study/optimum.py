@@ -132,7 +132,8 @@ def run_optimum(plan: OptimumPlan, out: Path, say: Callable[[str], None] = lambd
                 import multiprocessing as mp
 
                 pool = mp.get_context("spawn").Pool(plan.workers)
-            tasks = [(plan.variant, plan.seed, i, plan.orders) for i in range(n, n + plan.batch)]
+            stop = min(n + plan.batch, plan.max_n)
+            tasks = [(plan.variant, plan.seed, i, plan.orders) for i in range(n, stop)]
             batch = list(pool.imap(_value_task, tasks) if pool else map(_value_task, tasks))
             part = pl.DataFrame(batch, schema=ROW_SCHEMA)
             tmp = folder / f".part-{n:06d}.parquet.tmp"

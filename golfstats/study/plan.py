@@ -51,6 +51,10 @@ PRECISE_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
 #: Honest compiled players: a short pilot's time is mostly loading compiled code, so
 #: their measured cost per deal is capped at this (they run at ~0.01-0.5 ms/deal).
 HONEST_COST_CAP = 0.002
+#: Seconds per deal of perfect play without peeking from the start (p alone and the
+#: clairvoyant share of 100 orders), one core: measured on the study's own deals (strict,
+#: queens-on-kings) and on PySolFC deals 1-6 (putt-putt, 7-110 s).
+OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 20.0, "putt-putt": 90.0}
 SAMPLING_COST = 0.55  # seconds per deal of sampling, one core (measured 0.35-0.82 by rule set)
 RUN_OVERHEAD = 10.0  # seconds per run: worker start-up, Parquet, summary
 PARALLEL_EFFICIENCY = 0.9

@@ -14,6 +14,8 @@ import polars as pl
 from golfstats.runs import load_run
 from golfstats.study.plan import (
     CLAIRVOYANT,
+    OPTIMAL_COST,
+    PARALLEL_EFFICIENCY,
     SAMPLING_POLICY,
     STUDY_POLICIES,
     StudyConfig,
@@ -121,6 +123,11 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
     for p in plans:
         say(f"  {p.variant}: n = {p.n} (needs {p.n_required} at p = {p.p_plan:.3f}), "
             f"~{p.est_seconds / 60:.1f} min")
+    for variant in config.optimal_variants:
+        deals = config.scaled(config.optimal_min_n, 3)
+        minutes = deals * OPTIMAL_COST.get(variant, 60.0) / config.workers / PARALLEL_EFFICIENCY / 60
+        say(f"  optimal on {variant}: at least {deals} deals valued exactly, ~{minutes:.0f} min "
+            f"(more if the interval needs them, at most {config.scaled(config.optimal_max_n, 3)})")
     if config.plan_only:
         return StudyResult(config.out, plans, [], time.perf_counter() - started)
 
