@@ -144,6 +144,8 @@ def test_study_end_to_end(tmp_path, monkeypatch):
                     "--optimal", "strict", "--workers", "1", "--quiet")
     assert result.exit_code == 0, result.output
     assert "pilot: 20 deals" in result.output and "study done" in result.output
+    assert "[1/5] run strict" in result.output and "[5/5] optimal" in result.output  # one line a part
+    assert "min left in all" in result.output
     for name in ("README.md", "summary.parquet", "study.json", "report.html", "tables/par.md",
                  "tables/compare.csv", "tables/win_rates.md", "charts/win_rates.png",
                  "charts/stroke_distribution.svg", "charts/clairvoyant_gap.png"):

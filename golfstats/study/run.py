@@ -16,6 +16,7 @@ from golfstats.study.plan import (
     CLAIRVOYANT,
     OPTIMAL_COST,
     PARALLEL_EFFICIENCY,
+    SAMPLING_COST,
     SAMPLING_POLICY,
     STUDY_POLICIES,
     StudyConfig,
@@ -27,7 +28,7 @@ from golfstats.study.plan import (
 
 
 def _optimum(config: StudyConfig, plans: list[VariantPlan], runs_dir: Path,
-             say: Callable[[str], None]) -> list:
+             say: Callable[[str], None], parts: _Parts) -> list:
     """Perfect play without peeking on the plain king rules (``study.optimum``), its
     covariate's mean the exact win rate of the rule set's main run."""
     from golfstats.study.optimum import OptimumPlan, run_optimum
@@ -42,9 +43,39 @@ def _optimum(config: StudyConfig, plans: list[VariantPlan], runs_dir: Path,
         plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
                            config.scaled(config.optimal_min_n, 3), config.scaled(config.optimal_max_n, 3),
                            config.optimal_target, workers=config.workers)
-        say(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
+        parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
         results.append(run_optimum(plan, runs_dir, say))
     return results
+
+
+class _Parts:
+    """The study's one progress line per part: "[k/N] part; about M min left in all".
+    What is left is the plan's estimate of the parts not finished, scaled by how the
+    parts run in this sitting compared with their estimates (a reused part, done in
+    seconds, does not count)."""
+
+    def __init__(self, estimates: list[float], say: Callable[[str], None]) -> None:
+        self._estimates, self._say = estimates, say
+        self._k, self._spent, self._planned = 0, 0.0, 0.0
+        self._began: float | None = None
+
+    def begin(self, text: str) -> None:
+        self._finish()
+        left = sum(self._estimates[self._k:])
+        if self._planned > 0:
+            left *= self._spent / self._planned
+        self._k += 1
+        self._say(f"[{self._k}/{len(self._estimates)}] {text}; about {left / 60:.0f} min left in all")
+        self._began = time.perf_counter()
+
+    def _finish(self) -> None:
+        if self._began is None:
+            return
+        took, planned = time.perf_counter() - self._began, self._estimates[self._k - 1]
+        if took > 0.05 * planned:  # played here, not reused
+            self._spent += took
+            self._planned += planned
+        self._began = None
 
 
 class StudyError(RuntimeError):
@@ -131,19 +162,25 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
     if config.plan_only:
         return StudyResult(config.out, plans, [], time.perf_counter() - started)
 
+    sampling_n = config.scaled(config.sampling_n, 10)
+    optimal_deals = config.scaled(config.optimal_min_n, 3)
+    parts = _Parts([p.est_seconds for p in plans]
+                   + [sampling_n * SAMPLING_COST / config.workers / PARALLEL_EFFICIENCY
+                      for _ in config.sampling_variants]
+                   + [optimal_deals * OPTIMAL_COST.get(v, 60.0) / config.workers / PARALLEL_EFFICIENCY
+                      for v in config.optimal_variants], say)
     run_dirs = []
     for p in plans:
-        say(f"run {p.variant}, n = {p.n}")
+        parts.begin(f"run {p.variant}, n = {p.n}")
         run_dirs.append(_simulate(p.variant, STUDY_POLICIES, p.n, config.seed,
                                   runs_dir / f"{p.variant}-n{p.n}-s{config.seed}", config))
-    sampling_n = config.scaled(config.sampling_n, 10)
     for variant in config.sampling_variants:
-        say(f"run {variant} with {SAMPLING_POLICY}, n = {sampling_n}")
+        parts.begin(f"run {variant} with {SAMPLING_POLICY}, n = {sampling_n}")
         name = f"{variant}-sampling-n{sampling_n}-s{config.seed}"
         run_dirs.append(_simulate(variant, (SAMPLING_POLICY,), sampling_n, config.seed,
                                   runs_dir / name, config))
     result = StudyResult(config.out, plans, run_dirs, 0.0)
-    result.optimum = _optimum(config, plans, runs_dir, say)
+    result.optimum = _optimum(config, plans, runs_dir, say, parts)
     say("writing tables, charts, report.html and README.md")
     from golfstats.study.outputs import write_outputs
 
