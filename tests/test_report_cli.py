@@ -206,3 +206,28 @@ def test_report_of_an_unfinished_run_says_so(tmp_path):
     finished = invoke("report", write_run(tmp_path / "whole", "strict", ["greedy"], 30),
                       "--out", tmp_path / "rep2")
     assert finished.exit_code == 0 and "unfinished:" not in finished.output
+
+
+def test_optimum_values_unresolved_deals_again_with_a_larger_budget(tmp_path, monkeypatch):
+    """A deal kept as unresolved under a smaller memory budget is valued again by a sitting
+    with a larger one; a resolved deal, or one over the new budget too, is kept as it is."""
+    import golfstats.study.optimum as optimum
+
+    calls = []
+
+    def fake(variant, seed, index, orders, max_bytes=0):
+        calls.append(index)
+        return {**_fake_value(variant, seed, index, orders), "peak_bytes": 7}
+
+    monkeypatch.setattr(optimum, "value_deal", fake)
+    plan = optimum.OptimumPlan("strict", 1, 0.3, orders=5, min_n=3, max_n=3, workers=1,
+                               max_bytes=6_000)
+    folder = optimum.run_dir(tmp_path, plan)
+    folder.mkdir(parents=True)
+    kept = [{**_fake_value("strict", 1, i, 5), "resolved": i != 0, "peak_bytes": need}
+            for i, need in ((0, 5_000), (1, 9), (2, 9_000))]
+    kept[2]["resolved"] = False  # needs more than the new budget: left alone
+    pl.DataFrame(kept, schema=optimum.ROW_SCHEMA).write_parquet(folder / "part-000000.parquet")
+    result = optimum.run_optimum(plan, tmp_path)
+    assert calls == [0]
+    assert result.rows["resolved"].to_list() == [True, True, False] and result.unresolved == 1

@@ -17,7 +17,9 @@ win_p lies in [0, share] (no honest player beats the clairvoyant one on every or
 the interval reported is the union of the intervals with the one and with the other.
 
 Rows are kept in ``OUT/runs/optimal-VARIANT-sSEED-kORDERS/part-NNNNNN.parquet``, one file
-a batch, so a killed study continues where it stopped.
+a batch, so a killed study continues where it stopped.  Each deal's computation has a
+memory budget (``max_bytes``, 8 GB by default: putt-putt deals need 4-8 GB); a later
+sitting with a larger budget values the deals kept as unresolved again.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class OptimumPlan:
     target: float = 0.025
     batch: int = 10
     workers: int = 1
+    max_bytes: int = 8_000_000_000  # memory budget of one deal's computation
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,8 @@ def run_dir(out: Path, plan: OptimumPlan) -> Path:
     return out / f"optimal-{plan.variant}-s{plan.seed}-k{plan.orders}"
 
 
-def value_deal(variant: str, seed: int, index: int, orders: int) -> dict:
+def value_deal(variant: str, seed: int, index: int, orders: int,
+               max_bytes: int = 8_000_000_000) -> dict:
     """One deal's row: its exact chance of winning (p alone) and its clairvoyant share."""
     from golfstats.board import Board
     from golfstats.deals import board_from_cards, seeded_deals
@@ -87,10 +91,33 @@ def value_deal(variant: str, seed: int, index: int, orders: int) -> dict:
         rng.shuffle(stock)
         won += solve(Board(board.tableau, tuple(stock), board.foundation), rules, "win").won
     share = won / orders
-    value = odds(board, rules, "win", win_only=True)  # seconds when no order wins (Fact 1)
+    value = odds(board, rules, "win", win_only=True, max_bytes=max_bytes)  # Fact 1: fast when 0
     return {"deal_index": index, "win_p": value.win_p, "share": share, "resolved": value.resolved,
             "states": value.states, "peak_bytes": value.peak_bytes,
             "seconds": time.perf_counter() - started}
+
+
+def _write_part(part: pl.DataFrame, folder: Path, start: int) -> None:
+    tmp = folder / f".part-{start:06d}.parquet.tmp"
+    part.write_parquet(tmp)
+    tmp.rename(folder / f"part-{start:06d}.parquet")
+
+
+def _retry_unresolved(folder: Path, plan: OptimumPlan, say: Callable[[str], None]) -> None:
+    """Value again the kept deals left unresolved under a smaller memory budget than the
+    plan's (a deal's ``peak_bytes`` is at least what it would have needed)."""
+    for path in sorted(folder.glob("part-*.parquet")):
+        part = pl.read_parquet(path)
+        again = part.filter(~pl.col("resolved") & (pl.col("peak_bytes") < plan.max_bytes))
+        if again.is_empty():
+            continue
+        say(f"  optimal {plan.variant}: valuing {again.height} unresolved deals again "
+            f"with {plan.max_bytes / 1e9:.0f} GB")
+        fresh = {r["deal_index"]: r for r in (
+            value_deal(plan.variant, plan.seed, int(i), plan.orders, plan.max_bytes)
+            for i in again["deal_index"])}
+        rows = [fresh.get(r["deal_index"], r) for r in part.iter_rows(named=True)]
+        _write_part(pl.DataFrame(rows, schema=ROW_SCHEMA), folder, int(path.stem.split("-")[1]))
 
 
 def _value_task(task) -> dict:
@@ -118,10 +145,11 @@ def run_optimum(plan: OptimumPlan, out: Path, say: Callable[[str], None] = lambd
     """Value deals of ``plan.variant`` until the target is met (see the module doc)."""
     folder = run_dir(out, plan)
     folder.mkdir(parents=True, exist_ok=True)
-    parts = sorted(folder.glob("part-*.parquet"))
-    rows = (pl.read_parquet(parts) if parts else pl.DataFrame(schema=ROW_SCHEMA)).sort("deal_index")
     pool = None
     try:
+        _retry_unresolved(folder, plan, say)
+        parts = sorted(folder.glob("part-*.parquet"))
+        rows = (pl.read_parquet(parts) if parts else pl.DataFrame(schema=ROW_SCHEMA)).sort("deal_index")
         while True:
             n = rows.height
             if n >= plan.min_n:
@@ -133,12 +161,10 @@ def run_optimum(plan: OptimumPlan, out: Path, say: Callable[[str], None] = lambd
 
                 pool = mp.get_context("spawn").Pool(plan.workers)
             stop = min(n + plan.batch, plan.max_n)
-            tasks = [(plan.variant, plan.seed, i, plan.orders) for i in range(n, stop)]
+            tasks = [(plan.variant, plan.seed, i, plan.orders, plan.max_bytes) for i in range(n, stop)]
             batch = list(pool.imap(_value_task, tasks) if pool else map(_value_task, tasks))
             part = pl.DataFrame(batch, schema=ROW_SCHEMA)
-            tmp = folder / f".part-{n:06d}.parquet.tmp"
-            part.write_parquet(tmp)
-            tmp.rename(folder / f"part-{n:06d}.parquet")
+            _write_part(part, folder, n)
             rows = pl.concat([rows, part])
             line = f"  optimal {plan.variant}: {rows.height} deals valued"
             if rows.height >= 3:

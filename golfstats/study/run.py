@@ -42,7 +42,8 @@ def _optimum(config: StudyConfig, plans: list[VariantPlan], runs_dir: Path,
         exact = main.summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
         plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
                            config.scaled(config.optimal_min_n, 3), config.scaled(config.optimal_max_n, 3),
-                           config.optimal_target, workers=config.workers)
+                           config.optimal_target, workers=config.workers,
+                           max_bytes=config.optimal_max_bytes)
         parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
         results.append(run_optimum(plan, runs_dir, say))
     return results
