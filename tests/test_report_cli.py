@@ -231,3 +231,18 @@ def test_optimum_values_unresolved_deals_again_with_a_larger_budget(tmp_path, mo
     result = optimum.run_optimum(plan, tmp_path)
     assert calls == [0]
     assert result.rows["resolved"].to_list() == [True, True, False] and result.unresolved == 1
+
+
+def test_optimum_values_a_real_deal():
+    """``value_deal`` is the honest kernel's p alone and a share of orders the exact
+    solver wins (seeded strict deal 3: no order wins, so both are 0 by Fact 1)."""
+    from golfstats.deals import board_from_cards, seeded_deals
+    from golfstats.odds import odds
+    from golfstats.rules import parse_variant
+    from golfstats.study.optimum import value_deal
+
+    row = value_deal("strict", 2026, 3, 10)
+    rules = parse_variant("strict")
+    board = board_from_cards(rules, seeded_deals(rules, 2026, 3, 1).cards[0])
+    assert row["resolved"] and row["win_p"] == odds(board, rules, "win", win_only=True).win_p == 0.0
+    assert row["share"] == 0.0 and row["deal_index"] == 3
