@@ -127,7 +127,7 @@ def test_plan_targets_per_rule_set():
         assert (hi - lo) / 2 <= hw and p.n == required_n(p.p_plan, hw)
 
 
-def _fake_value(variant: str, seed: int, index: int, orders: int) -> dict:
+def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
     """A stand-in for ``study.optimum.value_deal`` (whole deals take seconds to minutes):
     the plumbing is under test here, the values in test_odds and test_honest_twin."""
     share = (index * 7 % 10) / 10
