@@ -107,14 +107,16 @@ class _Solved:
     odds: Odds
     moves: tuple[np.ndarray, np.ndarray]
     path: tuple  # what kernels.honest.play's players need
+    tables: object  # the board in the kernels' terms, for a play-out
+    top_id: int
+    arrays: object
 
 
-def _check(rules: Rules, goal: str) -> int:
+def _check(rules: Rules, goal: str) -> None:
     if rules.game is not Game.GOLF:
         raise ValueError(f"{rules.id} has no stock: its honest optimum is the exact solver")
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {', '.join(GOALS)}, not {goal!r}")
-    return Goal(goal).code
 
 
 def _tables(rules: Rules, board: Board, top: Top | None):
@@ -130,8 +132,10 @@ def _tables(rules: Rules, board: Board, top: Top | None):
 
 
 def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: Top | None,
-           stock_order: np.ndarray | None = None, *, win_only: bool = False,
+           for_play: bool = False, *, win_only: bool = False,
            max_bytes: int | None = None, progress=None) -> _Solved:
+    """The kernel's solution; ``for_play`` keeps what a play-out of the board's own stock
+    order needs (``_play_out``)."""
     from golfstats.kernels.honest.solve import KEEP_ALL, KEEP_LAYERS, KEEP_PATH, solve_strokes, solve_win
     from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS
     from golfstats.kernels.rule_tables import board_arrays, kernel_tables
@@ -144,6 +148,7 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
     started = time.perf_counter()
     tables, top_id, _ = _tables(rules, board, top)
     arrays = board_arrays(board, tables)
+    stock_order = arrays.stock if for_play else None
     m0 = np.zeros(STOCK_KINDS, np.int64)
     for k in arrays.stock:
         m0[k] += 1
@@ -158,19 +163,18 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
         odds = Odds(sol.p, sol.e, sol.resolved, st["states"] + st.get("policy_states", 0),
                     time.perf_counter() - started, st["peak_bytes"], st["drawn_from"],
                     st.get("policy_states", 0))
-        return _Solved(odds, (sol.moves_p, sol.moves_e), (sol.sol, sol.pt))
+        return _Solved(odds, (sol.moves_p, sol.moves_e), (sol.sol, sol.pt), tables, top_id, arrays)
     wide = tables.n_tops > 15
     proto = np.zeros(1, np.uint64 if wide else np.uint16)
     budget = memory // STROKES_BYTES_PER_STATE
     if max_states is not None:
         budget = min(budget, max(int(max_states), 1))
-    order = arrays.stock if stock_order is None else stock_order
     resolved, root, moves, path, stats = solve_strokes(
-        kt, arrays.exposed, arrays.heights, top_id, m0, budget, np.asarray(order, np.int64),
+        kt, arrays.exposed, arrays.heights, top_id, m0, budget, np.asarray(arrays.stock, np.int64),
         proto, 62 if wide else 15)
     odds = Odds(float(root[0]), float(root[1]), bool(resolved), int(stats[0]),
                 time.perf_counter() - started, int(stats[3] + stats[4]))
-    return _Solved(odds, moves, path)
+    return _Solved(odds, moves, path, tables, top_id, arrays)
 
 
 def odds(board: Board, rules: Rules, goal: str = "win", max_states: int | None = None,
@@ -209,15 +213,11 @@ def odds_moves_and_choice(board: Board, rules: Rules, goal: str = "win",
     ``win-strokes`` rule, ties of p by e), all from one computation; the move is None when
     the position is unresolved or the hand is over.  The choice does not depend on the
     stock order: the policy plays a chain to its best endpoint before it draws."""
-    from golfstats.kernels.rule_tables import board_arrays
-
-    tables, top_id, _ = _tables(rules, board, None)
-    arrays = board_arrays(board, tables)
-    solved = _solve(board, rules, goal, max_states, None, arrays.stock)
+    solved = _solve(board, rules, goal, max_states, None, for_play=True)
     moves = _move_odds(solved, board, rules, None)
     chosen = None
     if solved.odds.resolved and moves:
-        chosen = _play_out(solved, board, rules, goal, False, arrays, tables, top_id)[2][0]
+        chosen = _play_out(solved, board, goal, False)[2][0]
     return solved.odds, moves, chosen
 
 
@@ -238,8 +238,8 @@ def _move_odds(solved: _Solved, board: Board, rules: Rules, top: Top | None
     return out
 
 
-def _play_out(solved: _Solved, board: Board, rules: Rules, goal: str, win_only: bool,
-              arrays, tables, top_id: int) -> tuple[bool, int, list[int], str]:
+def _play_out(solved: _Solved, board: Board, goal: str, win_only: bool
+              ) -> tuple[bool, int, list[int], str]:
     """Play ``board``'s hand (its stock order) with the policy ``solved`` holds, or with
     the fallback when it is unresolved: (won, strokes, moves, fallback)."""
     from golfstats.kernels.constants import GREEDY
@@ -248,6 +248,7 @@ def _play_out(solved: _Solved, board: Board, rules: Rules, goal: str, win_only: 
     from golfstats.kernels.rule_tables import kernel_tables
     from golfstats.solver import solver_scratch
 
+    tables, top_id, arrays = solved.tables, solved.top_id, solved.arrays
     kt = kernel_tables(tables)
     buf = np.empty(sum(map(len, board.tableau)) + len(board.stock) + 1, np.int64)
     fallback = ""
@@ -298,17 +299,12 @@ def play_optimal(rules: Rules, deals, goal: str = "win", max_states: int | None 
     the ``greedy`` player (play whenever possible, the tallest column first, else draw), flagged
     ``odds.resolved=False``, ``line.resolved=False`` and ``fallback="greedy"``.
     """
-    from golfstats.kernels.rule_tables import board_arrays
-
     out = []
     for board in _boards(rules, deals):
         started = time.perf_counter()
-        tables, top_id, _ = _tables(rules, board, None)
-        arrays = board_arrays(board, tables)
-        solved = _solve(board, rules, goal, max_states, None, arrays.stock, win_only=win_only,
+        solved = _solve(board, rules, goal, max_states, None, for_play=True, win_only=win_only,
                         max_bytes=max_bytes)
-        won, strokes, moves, fallback = _play_out(solved, board, rules, goal, win_only, arrays,
-                                                  tables, top_id)
+        won, strokes, moves, fallback = _play_out(solved, board, goal, win_only)
         drawn = sum(m == DRAW for m in moves)
         o = solved.odds
         line = Line.scored(moves, bool(won), int(strokes), len(board.stock) - drawn,

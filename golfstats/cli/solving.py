@@ -11,6 +11,7 @@ still processed); 2 bad usage (unknown variant or policy, wrong options, ...).
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated
 
 import typer
@@ -128,10 +129,11 @@ MaxStatesOpt = Annotated[int | None, typer.Option(
                                 "needs more is reported unresolved, never approximated.  "
                                 "Default: no limit but --max-memory.")]
 MaxMemoryOpt = Annotated[float, typer.Option(
-    "--max-memory", min=0.01, help="Memory budget per board in GB: the tables and values of "
-                                   "the long pass (goal win: sized before it starts; the "
-                                   "first passes need up to about four bit rows per height "
-                                   "vector besides).  Over it the board is unresolved.")]
+    "--max-memory", min=0.01, help="Memory budget per board in GB: goal win checks the bit "
+                                   "rows of its first passes after each, sizes its long pass "
+                                   "before it starts and pays the expected strokes' table as "
+                                   "it grows; goal strokes sizes its state list.  Over it the "
+                                   "board is unresolved.")]
 
 
 @rule_options("strict")
@@ -195,13 +197,13 @@ def odds_command(
         record = {"board": item.label, "variant": rules.id, "goal": goal.value, **record,
                   "clairvoyant_won": seer.won, "clairvoyant_strokes": seer.strokes}
         if json_out:
-            typer.echo(json.dumps({k: (None if isinstance(v, float) and v != v else v)
+            typer.echo(json.dumps({k: (None if isinstance(v, float) and math.isnan(v) else v)
                                    for k, v in record.items()}))
             continue
         seen = f"clairvoyant: {outcome(seer.won, seer.strokes, seer.stock_left, rules.layout.has_stock)}"
         if record["resolved"]:
             honest = f"win {100 * record['win_p']:.2f}%"
-            if record["expected_strokes"] == record["expected_strokes"]:
+            if not math.isnan(record["expected_strokes"]):
                 honest += f", expected strokes {record['expected_strokes']:.3f}"
         else:
             need = f"{value.peak_bytes / 1e9:.2f} GB, " if value is not None else ""

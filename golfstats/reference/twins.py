@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from golfstats.engine import DRAW, Line, Position, score_moves
+from golfstats.policies.strategies import OPTIMAL_GOALS
 from golfstats.reference import expectimax
 from golfstats.reference.policies import greedy, lookahead, play_out, random_move
 from golfstats.reference.sampling import sampling
@@ -84,16 +85,13 @@ def exact_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
     return TwinLine(won, strokes, None)
 
 
-#: ``optimal``'s goal parameter: the expectimax's goal, and whether ties of p go to the
-#: fewest cards (goal win, the chance of winning alone) rather than the expected strokes.
-OPTIMAL_GOALS = {"win": ("win", True), "win-strokes": ("win", False), "strokes": ("strokes", False)}
-
-
 def optimal_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLine:
     """The plain memoised expectimax's play-out (``reference.expectimax``); without a stock,
     nothing is hidden and the optimum is the reference solver's."""
     if not rules.layout.has_stock:
         return exact_twin(rules, start, policy, key)
+    # the policy's goal parameter read as the policy reads it: the goal, and whether ties
+    # of p go to the fewest cards (the chance of winning alone) rather than to e
     goal, by_cards = OPTIMAL_GOALS[str(policy.param("goal"))]
     line = score_moves(rules, start, expectimax.play_optimal(rules, start, goal, by_cards))
     return _twin_line(line)

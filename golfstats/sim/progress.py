@@ -30,7 +30,9 @@ class _RateColumn(ProgressColumn):
 class _BarAndRates(Progress):
     """The bar, then one line per policy with its win rate so far (``rates``)."""
 
-    rates: list[str] = []
+    def __init__(self, *columns, **kwargs) -> None:
+        super().__init__(*columns, **kwargs)
+        self.rates: list[str] = []
 
     def get_renderables(self):
         yield self.make_tasks_table(self.tasks)
@@ -66,7 +68,7 @@ class RunProgress:
 
     def count(self, wins, played) -> None:
         """Add a chunk's wins and deals played (per policy) to the running win rates."""
-        for k, (w, n) in enumerate(zip(wins, played, strict=False)):
+        for k, (w, n) in enumerate(zip(wins, played, strict=True)):
             self._wins[k] += w
             self._played[k] += n
         if self._progress is not None:

@@ -150,12 +150,19 @@ def run_optimum(plan: OptimumPlan, out: Path, say: Callable[[str], None] = lambd
         _retry_unresolved(folder, plan, say)
         parts = sorted(folder.glob("part-*.parquet"))
         rows = (pl.read_parquet(parts) if parts else pl.DataFrame(schema=ROW_SCHEMA)).sort("deal_index")
+        valued = False  # a batch valued in this call: report the estimate
         while True:
             n = rows.height
-            if n >= plan.min_n:
-                regression, plain, unresolved = estimate(rows, plan.exact_rate)
-                if regression.half_width <= plan.target or n >= plan.max_n:
-                    return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target)
+            regression, plain, unresolved = estimate(rows, plan.exact_rate) if n >= 3 else (None,) * 3
+            if valued:
+                line = f"  optimal {plan.variant}: {n} deals valued"
+                if regression is not None:
+                    line += (f", mean win_p {regression.mean:.4f} [{regression.low:.4f}, "
+                             f"{regression.high:.4f}] (plain {plain.mean:.4f} +/- {plain.half_width:.4f})")
+                say(line)
+            if regression is not None and n >= plan.min_n and (
+                    regression.half_width <= plan.target or n >= plan.max_n):
+                return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target)
             if pool is None and plan.workers > 1:
                 import multiprocessing as mp
 
@@ -166,12 +173,7 @@ def run_optimum(plan: OptimumPlan, out: Path, say: Callable[[str], None] = lambd
             part = pl.DataFrame(batch, schema=ROW_SCHEMA)
             _write_part(part, folder, n)
             rows = pl.concat([rows, part])
-            line = f"  optimal {plan.variant}: {rows.height} deals valued"
-            if rows.height >= 3:
-                regression, plain, _ = estimate(rows, plan.exact_rate)
-                line += (f", mean win_p {regression.mean:.4f} [{regression.low:.4f}, "
-                         f"{regression.high:.4f}] (plain {plain.mean:.4f} +/- {plain.half_width:.4f})")
-            say(line)
+            valued = True
     finally:
         if pool is not None:
             pool.terminate()

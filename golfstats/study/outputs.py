@@ -42,9 +42,10 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
 
     out = Path(config.out)
     summary = merge_summaries(runs)
-    from golfstats.study.optimum_tables import with_optimum
+    from golfstats.study.optimum_tables import ladder_chart, with_optimum
 
-    with_optimum(summary, result.optimum).write_parquet(out / "summary.parquet")
+    full = with_optimum(summary, result.optimum)  # the runs' rows and the optimum's
+    full.write_parquet(out / "summary.parquet")
     for plan in result.plans:
         row = summary.filter((pl.col("variant") == plan.variant) & (pl.col("policy") == CLAIRVOYANT))
         if row.height:
@@ -83,12 +84,17 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
         extra.append(("Round totals and par", html.image_html(
             round_files[1], "round totals chart", "9- and 18-hole round totals of lookahead on the "
             "plain king rules; dashed: par (the median); dotted: traditional par.")))
+    ladder_files = []
+    if result.optimum:
+        ladder_files = save(ladder_chart(full, [r.variant for r in result.optimum]), out / "charts",
+                            "ladder")
     files = build_report(runs, out, "golfstats study: Golf solitaire win rates and par", extra)
     seconds = time.perf_counter() - started
     record = study_record(config, result, seconds)
     write_json(out / "study.json", record)
-    (out / "README.md").write_text(readme(config, result, summary, par_md, cmp_df, record, par_df))
-    return [out / "summary.parquet", out / "study.json", out / "README.md", *files.all(),
+    (out / "README.md").write_text(readme(config, result, summary, full, par_md, cmp_df, record,
+                                          par_df))
+    return [out / "summary.parquet", out / "study.json", out / "README.md", *files.all(), *ladder_files,
             *(tables_dir / f"{s}.{e}" for s in ("par", "compare") for e in ("md", "csv"))]
 
 
@@ -119,13 +125,12 @@ def _par_markdown(par_df: pl.DataFrame) -> str:
 PAR_PLAYERS = ("greedy", "lookahead", SAMPLING_POLICY, CLAIRVOYANT)
 
 
-def _answers_markdown(summary: pl.DataFrame, par_df: pl.DataFrame, optimum) -> str:
+def _answers_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
     """The opening answers for a designer: per plain king rule, how winnable it is for a
     perfect player who cannot see the stock (and one who can), and par for casual,
-    strong and clairvoyant players."""
-    from golfstats.study.optimum_tables import OPTIMAL, with_optimum
+    strong and clairvoyant players (``full``: the summary with the optimum's rows)."""
+    from golfstats.study.optimum_tables import OPTIMAL
 
-    full = with_optimum(summary, optimum)
     lines = []
     for variant in SAMPLING_VARIANTS:
         rows = {r["policy"]: r for r in full.filter(pl.col("variant") == variant).iter_rows(named=True)}
@@ -215,8 +220,8 @@ def _strokes_markdown(summary: pl.DataFrame) -> str:
     return markdown(wide.select("variant", *cols))
 
 
-def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFrame, record: dict,
-           par_df: pl.DataFrame) -> str:
+def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: str,
+           cmp_df: pl.DataFrame, record: dict, par_df: pl.DataFrame) -> str:
     """The text of results/README.md."""
     from golfstats.report.tables import win_rate_pivot
 
@@ -242,26 +247,21 @@ def readme(config, result, summary: pl.DataFrame, par_md: str, cmp_df: pl.DataFr
         "win_rates": markdown(win_rate_pivot(summary)),
         "clairvoyant_vs_reference": _compare_markdown(exact_vs), "strokes": _strokes_markdown(summary),
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
-        "optimal": _optimal_markdown(config, result, summary),
+        "optimal": _optimal_markdown(config, result, full),
         "par_by_player": _par_by_player_markdown(par_df),
-        "answers": _answers_markdown(summary, par_df, result.optimum),
+        "answers": _answers_markdown(full, par_df),
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
 
 
-def _optimal_markdown(config, result, summary: pl.DataFrame) -> str:
+def _optimal_markdown(config, result, full: pl.DataFrame) -> str:
     from golfstats.study.optimum import ESTIMATOR
-    from golfstats.study.optimum_tables import estimator_markdown, ladder_markdown, with_optimum
+    from golfstats.study.optimum_tables import estimator_markdown, ladder_markdown
 
     if not result.optimum:
         return "Not run in this sitting (the main runs come first).\n"
-    from golfstats.report.charts import save
-    from golfstats.study.optimum_tables import ladder_chart
-
-    full = with_optimum(summary, result.optimum)
     variants = [r.variant for r in result.optimum]
-    save(ladder_chart(full, variants), Path(config.out) / "charts", "ladder")
     return (f"Estimator: {ESTIMATOR} (target half-width ±{100 * config.optimal_target:.1f} points, "
             f"at least {config.scaled(config.optimal_min_n, 3)} deals, {config.optimal_orders} "
             "stock orders per deal's share):\n\n" + estimator_markdown(result.optimum)

@@ -52,9 +52,9 @@ PRECISE_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
 #: their measured cost per deal is capped at this (they run at ~0.01-0.5 ms/deal).
 HONEST_COST_CAP = 0.002
 #: Seconds per deal of perfect play without peeking from the start (p alone and the
-#: clairvoyant share of 100 orders), one core: measured on the study's own deals (strict,
-#: queens-on-kings) and on PySolFC deals 1-6 (putt-putt, 7-110 s).
-OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 20.0, "putt-putt": 90.0}
+#: clairvoyant share of 100 orders), one core: the means over the study's first deals
+#: (strict 40, queens-on-kings 50, putt-putt 20; 2026-12-02, the other core busy).
+OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 23.3, "putt-putt": 72.3}
 SAMPLING_COST = 0.55  # seconds per deal of sampling, one core (measured 0.35-0.82 by rule set)
 RUN_OVERHEAD = 10.0  # seconds per run: worker start-up, Parquet, summary
 PARALLEL_EFFICIENCY = 0.9
@@ -174,6 +174,17 @@ def _time_cap(costs: list[float], available: float) -> float | None:
             return max(0.0, (available - spent) / left)
         spent += c
     return None
+
+
+def optimal_seconds(variant: str, config: StudyConfig) -> float:
+    """Wall time of the optimum part of ``variant`` at its minimum number of deals."""
+    deals = config.scaled(config.optimal_min_n, 3)
+    return deals * OPTIMAL_COST.get(variant, 60.0) / config.workers / PARALLEL_EFFICIENCY
+
+
+def sampling_seconds(config: StudyConfig) -> float:
+    """Wall time of one sampling run (``sampling_n`` deals)."""
+    return config.scaled(config.sampling_n, 10) * SAMPLING_COST / config.workers / PARALLEL_EFFICIENCY
 
 
 def estimate_seconds(plans: list[VariantPlan], config: StudyConfig) -> float:

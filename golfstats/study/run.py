@@ -14,16 +14,15 @@ import polars as pl
 from golfstats.runs import load_run
 from golfstats.study.plan import (
     CLAIRVOYANT,
-    OPTIMAL_COST,
-    PARALLEL_EFFICIENCY,
-    SAMPLING_COST,
     SAMPLING_POLICY,
     STUDY_POLICIES,
     StudyConfig,
     VariantPlan,
     cost_per_deal,
     estimate_seconds,
+    optimal_seconds,
     plan_sizes,
+    sampling_seconds,
 )
 
 
@@ -156,20 +155,16 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
         say(f"  {p.variant}: n = {p.n} (needs {p.n_required} at p = {p.p_plan:.3f}), "
             f"~{p.est_seconds / 60:.1f} min")
     for variant in config.optimal_variants:
-        deals = config.scaled(config.optimal_min_n, 3)
-        minutes = deals * OPTIMAL_COST.get(variant, 60.0) / config.workers / PARALLEL_EFFICIENCY / 60
-        say(f"  optimal on {variant}: at least {deals} deals valued exactly, ~{minutes:.0f} min "
-            f"(more if the interval needs them, at most {config.scaled(config.optimal_max_n, 3)})")
+        say(f"  optimal on {variant}: at least {config.scaled(config.optimal_min_n, 3)} deals "
+            f"valued exactly, ~{optimal_seconds(variant, config) / 60:.0f} min (more if the "
+            f"interval needs them, at most {config.scaled(config.optimal_max_n, 3)})")
     if config.plan_only:
         return StudyResult(config.out, plans, [], time.perf_counter() - started)
 
     sampling_n = config.scaled(config.sampling_n, 10)
-    optimal_deals = config.scaled(config.optimal_min_n, 3)
     parts = _Parts([p.est_seconds for p in plans]
-                   + [sampling_n * SAMPLING_COST / config.workers / PARALLEL_EFFICIENCY
-                      for _ in config.sampling_variants]
-                   + [optimal_deals * OPTIMAL_COST.get(v, 60.0) / config.workers / PARALLEL_EFFICIENCY
-                      for v in config.optimal_variants], say)
+                   + [sampling_seconds(config) for _ in config.sampling_variants]
+                   + [optimal_seconds(v, config) for v in config.optimal_variants], say)
     run_dirs = []
     for p in plans:
         parts.begin(f"run {p.variant}, n = {p.n}")

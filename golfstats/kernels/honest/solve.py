@@ -101,6 +101,14 @@ class WinSolution:
         self.stats = {}
 
 
+def _refused(out, wstats, first: int):
+    """``out``, unresolved: the first passes' bit rows (``first`` bytes so far) are over
+    the memory budget."""
+    out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats[0]), "first_bytes": first,
+                 "value_bytes": 0, "peak_bytes": first}
+    return out
+
+
 #: The policy table's bytes per state at its peak: (key, p, e) slots of 24 bytes, at most
 #: half full, doubled into a new table while the old one is live (72 bytes a slot, two
 #: slots a state).
@@ -130,10 +138,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     widx, wpool, gidx, gpool, wstats = wins.win_sets(kt, exposed, heights0, m0, pwd, size)
     words = wpool.shape[1]
     if max_bytes is not None and wpool.nbytes + gpool.nbytes > max_bytes:
-        out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats[0]),
-                     "first_bytes": wpool.nbytes + gpool.nbytes, "value_bytes": 0,
-                     "peak_bytes": wpool.nbytes + gpool.nbytes}
-        return out
+        return _refused(out, wstats, wpool.nbytes + gpool.nbytes)
     say("reach", 0, 1, {})
     ridx, rpool, qidx, qpool, rstats = reach.reach_sets(kt, exposed, heights0, top0, m0, pwd, size,
                                                          widx, wpool, gidx, gpool)
@@ -141,9 +146,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     first = (int(wstats[0] + wstats[3] + rstats[0] + rstats[1]) * row + 2 * int(rstats[2]) * row
              + int(wstats[1]) * 2 * row)
     if max_bytes is not None and first > max_bytes:
-        out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats[0]), "first_bytes": first,
-                     "value_bytes": 0, "peak_bytes": first}
-        return out
+        return _refused(out, wstats, first)
     del wpool, gpool, widx, gidx
     dr = blocks.d_major(ridx, rpool, size, blocks.pool_bits(ridx, rpool))
     del rpool, ridx
