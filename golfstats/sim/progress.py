@@ -31,8 +31,9 @@ class _BarAndRates(Progress):
     """The bar, then one line per policy with its win rate so far (``rates``)."""
 
     def __init__(self, *columns, **kwargs) -> None:
-        super().__init__(*columns, **kwargs)
+        # set before rich's __init__, which renders once (through get_renderables)
         self.rates: list[str] = []
+        super().__init__(*columns, **kwargs)
 
     def get_renderables(self):
         yield self.make_tasks_table(self.tasks)
