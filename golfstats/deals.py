@@ -10,13 +10,17 @@ chunks of any size over any number of workers, therefore sees the same deal ``i`
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from golfstats.board import Board, parse_board
 from golfstats.cards import CARD_IDS
 from golfstats.rules import ACE_OF_SPADES, Game, Rules, RulesError
 
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy is imported inside the functions that use it: the CLI imports this module for its
+# constants, and `golfstats --help` must not pay for numpy (tests/test_terminal.py)
 BLOCK = 1024
 _SWAPS = CARD_IDS - 1  # Fisher-Yates swaps of the base deck (every card id)
 #: The seed of every command that deals seeded deals when none is given.
@@ -35,12 +39,16 @@ class DealBatch:
 
 
 def _keep_mask(rules: Rules) -> np.ndarray:
+    import numpy as np
+
     keep = np.zeros(CARD_IDS, np.bool_)
     keep[list(rules.deck)] = True
     return keep
 
 
 def _block(seed: int, block: int) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block,))))
     uniforms = rng.random((BLOCK, _SWAPS))
     keys = rng.integers(0, 2**63 - 1, size=BLOCK, dtype=np.int64)
@@ -49,6 +57,8 @@ def _block(seed: int, block: int) -> tuple[np.ndarray, np.ndarray]:
 
 def seeded_deals(rules: Rules, seed: int, start: int, count: int) -> DealBatch:
     """Deals ``start .. start+count-1`` of ``seed`` for ``rules`` (fast: compiled shuffle)."""
+    import numpy as np
+
     from golfstats.kernels.dealing import deal_from_uniforms
 
     if seed < 0 or start < 0 or count < 0:

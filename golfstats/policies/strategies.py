@@ -1,12 +1,11 @@
 """How a policy plays (``spec.Strategy``): a compiled honest player, or the clairvoyant
 solver.  Honest strategies are handed only the visible position: the stock order never
-reaches their decisions."""
+reaches their decisions.  numpy and the kernels are imported inside the methods: the CLI
+imports the registry, and `golfstats --help` must not pay for them."""
 
 from __future__ import annotations
 
 import time
-
-import numpy as np
 
 from golfstats.engine import Line
 from golfstats.policies.spec import Policy, Strategy
@@ -17,7 +16,9 @@ def _start_code(rules: Rules) -> int:
     return {"card": 0, "empty": 1, "ace-of-spades": 2}[rules.layout.start]
 
 
-def _kernel_params(policy: Policy) -> np.ndarray:
+def _kernel_params(policy: Policy):
+    import numpy as np
+
     return np.array(policy.kernel_params() or [0], np.int64)
 
 
@@ -30,6 +31,8 @@ class CompiledPlayer(Strategy):
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
         """``seconds``: the compiled loop plays a whole batch in one call, so the batch
         time is divided evenly."""
+        import numpy as np
+
         from golfstats.kernels.constants import R_N_MOVES, R_STATUS, RESULT_ROW
         from golfstats.kernels.players.playout import play_batch
         from golfstats.kernels.rule_tables import kernel_tables, tables_for
@@ -59,6 +62,8 @@ class CompiledPlayer(Strategy):
         return result
 
     def play_board(self, policy, rules, board, key=0, goal="strokes"):
+        import numpy as np
+
         from golfstats.kernels.players.playout import play_hand
         from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
         from golfstats.solver import solver_scratch
@@ -80,6 +85,8 @@ class CompiledPlayer(Strategy):
 
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """Only the visible position reaches the kernel: the stock as counts of kinds."""
+        import numpy as np
+
         from golfstats.kernels.players.playout import decide
         from golfstats.kernels.players.rng import new_state
         from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for, unseen_counts
@@ -126,6 +133,8 @@ class ClairvoyantSolver(Strategy):
 
 def lines_to_columns(lines: list[Line], record_moves: bool = False, **values) -> dict:
     """``play_deals``'s columns from one ``Line`` per deal (``values``: extra columns)."""
+    import numpy as np
+
     result = {
         "won": np.array([ln.won for ln in lines], bool),
         "strokes": np.array([ln.strokes for ln in lines], np.int64),
@@ -177,6 +186,8 @@ class HonestOptimum(Strategy):
 
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
         """``seconds``: each deal's own time (its table and its play)."""
+        import numpy as np
+
         from golfstats.deals import board_from_cards
 
         boards = [board_from_cards(rules, cards) for cards in batch.cards]
