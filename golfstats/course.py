@@ -197,6 +197,8 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
             give_up(len(chosen))
             batch = seeded_deals(rules, seed, start, min(_BATCH, limit - start))
             boards = [board_from_cards(rules, cards) for cards in batch.cards]
+            if progress:  # the batch's first deals are being valued
+                progress(examined, len(chosen), holes)
             keep = []
             for k, verdict in enumerate(valuer.judge(boards, winnable, band)):
                 examined += 1

@@ -241,15 +241,16 @@ class HonestHint:
 
 
 def honest_hint(board: Board, rules: Rules, goal: str = "win",
-                max_states: int | None = None) -> HonestHint:
+                max_states: int | None = None, progress=None) -> HonestHint:
     """The honest hint of ``board`` (see the module docstring).  The stock order is never
     read: only its multiset reaches the values; the move first is the one the ``optimal``
-    policy plays (goal win: ties of p by e), taken from the same computation."""
+    policy plays (goal win: ties of p by e), taken from the same computation.
+    ``progress`` is told how it goes (``golfstats.odds.odds``)."""
     from golfstats.goals import TOL
     from golfstats.odds import odds_moves_and_choice
 
     pos = board.position()
-    position, after, chosen = odds_moves_and_choice(board, rules, goal, max_states)
+    position, after, chosen = odds_moves_and_choice(board, rules, goal, max_states, progress)
     legal = legal_moves(rules, pos)
     if not legal or not position.resolved:
         words = ("the hand is over" if not legal else

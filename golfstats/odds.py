@@ -164,6 +164,8 @@ def _solve(board: Board, rules: Rules, goal: str, max_states: int | None, top: T
                     time.perf_counter() - started, st["peak_bytes"], st["drawn_from"],
                     st.get("policy_states", 0))
         return _Solved(odds, (sol.moves_p, sol.moves_e), (sol.sol, sol.pt), tables, top_id, arrays)
+    if progress is not None:  # goal strokes is one compiled pass
+        progress("all", 0, 1, {})
     wide = tables.n_tops > 15
     proto = np.zeros(1, np.uint64 if wide else np.uint16)
     budget = memory // STROKES_BYTES_PER_STATE
@@ -186,7 +188,8 @@ def odds(board: Board, rules: Rules, goal: str = "win", max_states: int | None =
     such as a dead Queen or a joker's meanings, which board text cannot hold).
     ``win_only`` (goal win): the chance of winning alone, faster and in less memory
     (``expected_strokes`` NaN).  ``progress(pass_name, done, total, info)`` is told how
-    a long computation goes (goal win).
+    a long computation goes (goal win: pass by pass and layer by layer; goal strokes: its
+    one pass, "all").
     """
     return _solve(board, rules, goal, max_states, top, win_only=win_only, max_bytes=max_bytes,
                   progress=progress).odds
@@ -207,13 +210,14 @@ def odds_and_moves(board: Board, rules: Rules, goal: str = "win", max_states: in
 
 
 def odds_moves_and_choice(board: Board, rules: Rules, goal: str = "win",
-                          max_states: int | None = None
+                          max_states: int | None = None, progress=None
                           ) -> tuple[Odds, list[tuple[int, Odds]], int | None]:
     """``odds_and_moves`` and the move the ``optimal`` policy plays now (goal win: its
     ``win-strokes`` rule, ties of p by e), all from one computation; the move is None when
     the position is unresolved or the hand is over.  The choice does not depend on the
-    stock order: the policy plays a chain to its best endpoint before it draws."""
-    solved = _solve(board, rules, goal, max_states, None, for_play=True)
+    stock order: the policy plays a chain to its best endpoint before it draws.
+    ``progress`` as for ``odds``."""
+    solved = _solve(board, rules, goal, max_states, None, for_play=True, progress=progress)
     moves = _move_odds(solved, board, rules, None)
     chosen = None
     if solved.odds.resolved and moves:

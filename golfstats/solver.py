@@ -7,7 +7,7 @@ the most stock cards unturned, otherwise the fewest tableau cards left.  Goal
 
 Golf positions (7 columns, at most 6**7 height vectors) are swept densely; the
 stockless games (Black Hole, All in a Row), whose height vectors are too many for a
-table, are searched with a hash set.  ``kernels.solve.solve_position`` chooses.  The
+table, are searched with a hash set.  ``kernels.solve`` chooses.  The
 stockless search has a state budget (``max_states``); a position that reaches it
 comes back with ``resolved`` False, never as lost.
 """
@@ -53,7 +53,7 @@ def solve(board: Board, rules: Rules, goal: Goal | str = Goal.STROKES,
     ``kernels.constants.STOCKLESS_MAX_STATES``)."""
     from golfstats.kernels.constants import STOCKLESS_MAX_STATES, TRUNCATED
     from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
-    from golfstats.kernels.solve import solve_position
+    from golfstats.kernels.solve import solver_for
 
     goal = Goal(goal)
     started = time.perf_counter()
@@ -64,7 +64,7 @@ def solve(board: Board, rules: Rules, goal: Goal | str = Goal.STROKES,
     arrays = board_arrays(board, tables)
     moves_out = np.empty(max_line(board), np.int64)
     kv, kb = solver_scratch(tables.stride)
-    status, won, strokes, stock_left, n_moves, states = solve_position(
+    status, won, strokes, stock_left, n_moves, states = solver_for(kt.stockless)(
         kt, arrays.exposed, arrays.heights, arrays.stock, arrays.top,
         len(board.stock) if cap is None else cap, goal is Goal.WIN,
         STOCKLESS_MAX_STATES if max_states is None else max_states, kv, kb, moves_out)

@@ -37,6 +37,7 @@ def report(
     title: Annotated[str, typer.Option("--title", help="Title of the HTML page.")] = "golfstats report",
 ) -> None:
     """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs."""
+    from golfstats.cli.progress import Activity
     from golfstats.report import build_report
     from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, markdown, win_rates
     from golfstats.runs import RunError, merge_summaries, unfinished_note
@@ -44,7 +45,8 @@ def report(
     runs = _runs(run_dirs)
     out = out or run_dirs[0] / "report"
     try:
-        files = build_report(runs, out, title)
+        with Activity(f"writing the report (tables, charts, page) to {out}"):
+            files = build_report(runs, out, title)
     except (RunError, OSError) as exc:
         fail(str(exc))
     if unfinished_note(runs):
@@ -185,11 +187,13 @@ def course(
             date = date or dt.date.today().isoformat()
             seed = date_seed(date)
         band = band_for(rules, difficulty.value if difficulty else None, min_win, max_win)
-        with CourseProgress(holes, enabled=band is not None) as bar:
+        workers = (workers or os.cpu_count() or 1) if band else 1
+        what = ("valuing deals' honest win chance" if band else
+                "solving deals" if winnable else "playing the holes")
+        with CourseProgress(holes, workers, what=what) as bar:
             result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=ref,
                                  hole_par_min=hole_par_min, hole_par_max=hole_par_max, band=band,
-                                 workers=workers or os.cpu_count() or 1, time_limit=60 * time_limit,
-                                 progress=bar.update)
+                                 workers=workers, time_limit=60 * time_limit, progress=bar.update)
     except (CourseError, PolicyError) as exc:
         fail(str(exc))
     typer.echo(result.to_json() if as_json else result.text())

@@ -65,6 +65,7 @@ def solve_command(
     whose search reaches its state budget is reported unresolved, never as lost.
     """
     from golfstats.board import format_board
+    from golfstats.cli.progress import Activity
     from golfstats.render import step_line
     from golfstats.solver import solve
 
@@ -79,7 +80,8 @@ def solve_command(
             failed += 1
             continue
         try:
-            line = solve(item.board, rules, goal.value)
+            with Activity(f"solving {item.label}"):
+                line = solve(item.board, rules, goal.value)
         except (RuntimeError, ValueError) as exc:
             report(f"internal error: {item.label}: {exc}")
             failed += 1
@@ -246,11 +248,13 @@ def hint_command(
         return
     from rich.text import Text
 
+    from golfstats.cli.progress import HonestProgress
     from golfstats.hint import honest_hint
     from golfstats.render import describe_move
 
     try:
-        result = honest_hint(item.board, rules, goal.value)
+        with HonestProgress(item.label) as progress:
+            result = honest_hint(item.board, rules, goal.value, progress=progress)
     except (RuntimeError, ValueError) as exc:
         report(f"internal error: {item.label}: {exc}")
         raise typer.Exit(1) from None
@@ -343,6 +347,7 @@ def play_command(
     100 + 5 per unturned stock card for clearing).  --goal applies to the clairvoyant
     solver (exact).
     """
+    from golfstats.cli.progress import Activity
     from golfstats.policies import PolicyError, parse_policy, play_board
     from golfstats.render import step_line
 
@@ -353,7 +358,8 @@ def play_command(
     item = one_board(rules, boards)
     used_key = item.key if key is None else key
     try:
-        line = play_board(rules, chosen, item.board, used_key, goal.value)
+        with Activity(f"playing {item.label} with {chosen.spec} (a first run compiles its kernels)"):
+            line = play_board(rules, chosen, item.board, used_key, goal.value)
     except (RuntimeError, ValueError) as exc:
         report(f"internal error: {item.label}: {exc}")
         raise typer.Exit(1) from None

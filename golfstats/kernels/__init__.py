@@ -13,6 +13,8 @@ from).  It is the ignored ``build/numba-cache`` of a source
 checkout, or the user's cache directory for an installed package; ``NUMBA_CACHE_DIR``
 overrides both.  Importing this package does not import numba: the directory is
 handed to numba through its environment variable when numba is not loaded yet.
+``is_cached`` tells whether a compiled function is in that cache (a first run compiles:
+the CLI says so and how long it takes).
 """
 
 from __future__ import annotations
@@ -56,3 +58,15 @@ def _configure_cache() -> None:
 
 
 _configure_cache()
+
+
+def is_cached(function) -> bool | None:
+    """Whether ``function`` (a ``numba.njit(cache=True)`` dispatcher) is compiled in this
+    process or in numba's on-disk cache for its current source: True or False, None when
+    this numba version does not tell (the check reads numba's cache index, an internal)."""
+    if function.signatures:
+        return True
+    try:
+        return bool(function._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - another numba's internals: unknown, not cold
+        return None

@@ -3,8 +3,11 @@
 Golf layouts are swept densely (``kernels.golf.sweep``: the any-time sweep, or the
 when-stuck sweep); the stockless games are searched with their pruning rules
 (``kernels.stockless``).  Every
-caller, the solver's Python front (``golfstats.solver``) and the players that solve
-sampled orders, goes through ``solve_position``.  No I/O, no RNG.
+caller goes through ``_solve``: compiled callers (the players that solve sampled orders)
+through ``solve_position``, which picks the layout at run time, and Python
+(``golfstats.solver``) through ``solver_for``, the entry of one layout, so that a golf
+solve never compiles the stockless search (a minute on this machine) nor the reverse.
+No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -14,6 +17,23 @@ import numba as nb
 from golfstats.kernels.constants import FINISHED
 from golfstats.kernels.golf.sweep import sweep_any_time, sweep_when_stuck
 from golfstats.kernels.stockless.solve import solve_stockless
+
+
+@nb.njit(nogil=True, inline="always")
+def _solve(stockless, kt, exposed, heights, stock, top, cap, stop_at_win, max_states, kv, kb,
+           moves_out):
+    # ``stockless`` is a constant wherever this is inlined: numba prunes the other branch
+    if stockless:
+        status, won, left, n_moves, states = solve_stockless(kt, exposed, heights, top,
+                                                             stop_at_win, max_states, moves_out)
+        return status, won, left, 0, n_moves, states
+    if kt.when_stuck:
+        won, strokes, stock_left, n_moves, states = sweep_when_stuck(
+            kt, exposed, heights, stock, top, cap, stop_at_win, kb, moves_out)
+    else:
+        won, strokes, stock_left, n_moves, states = sweep_any_time(
+            kt, exposed, heights, stock, top, cap, stop_at_win, kv, moves_out)
+    return FINISHED, won, strokes, stock_left, n_moves, states
 
 
 @nb.njit(cache=True, nogil=True)
@@ -30,13 +50,26 @@ def solve_position(kt, exposed, heights, stock, top, cap, stop_at_win, max_state
     goal win reports a lost position's best line found, not its fewest cards left.
     """
     if kt.stockless:
-        status, won, left, n_moves, states = solve_stockless(kt, exposed, heights, top,
-                                                             stop_at_win, max_states, moves_out)
-        return status, won, left, 0, n_moves, states
-    if kt.when_stuck:
-        won, strokes, stock_left, n_moves, states = sweep_when_stuck(
-            kt, exposed, heights, stock, top, cap, stop_at_win, kb, moves_out)
-    else:
-        won, strokes, stock_left, n_moves, states = sweep_any_time(
-            kt, exposed, heights, stock, top, cap, stop_at_win, kv, moves_out)
-    return FINISHED, won, strokes, stock_left, n_moves, states
+        return _solve(True, kt, exposed, heights, stock, top, cap, stop_at_win, max_states, kv,
+                      kb, moves_out)
+    return _solve(False, kt, exposed, heights, stock, top, cap, stop_at_win, max_states, kv, kb,
+                  moves_out)
+
+
+@nb.njit(cache=True, nogil=True)
+def _solve_golf(kt, exposed, heights, stock, top, cap, stop_at_win, max_states, kv, kb, moves_out):
+    return _solve(False, kt, exposed, heights, stock, top, cap, stop_at_win, max_states, kv, kb,
+                  moves_out)
+
+
+@nb.njit(cache=True, nogil=True)
+def _solve_stockless(kt, exposed, heights, stock, top, cap, stop_at_win, max_states, kv, kb,
+                     moves_out):
+    return _solve(True, kt, exposed, heights, stock, top, cap, stop_at_win, max_states, kv, kb,
+                  moves_out)
+
+
+def solver_for(stockless: bool):
+    """``solve_position`` for one kind of layout (same arguments and result), to call from
+    Python: it compiles only that layout's solver."""
+    return _solve_stockless if stockless else _solve_golf

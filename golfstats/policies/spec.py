@@ -21,7 +21,8 @@ class Strategy:
       value column the policy declares;
     * ``play_board(policy, rules, board, key, goal) -> Line``: one board to the end;
     * ``plan(policy, rules, board, key, goal) -> list[int]``: what it does now in one
-      position (a chain of plays, maybe then a draw).
+      position (a chain of plays, maybe then a draw);
+    * ``kernels(policy, rules) -> tuple``: its compiled entry points under ``rules``.
 
     Honest strategies are handed only the visible position: the stock order never
     reaches their decisions.  ``takes_goal``: the ``goal`` argument means something to
@@ -39,6 +40,12 @@ class Strategy:
 
     def plan(self, policy, rules, board, key=0, goal="strokes") -> list[int]:
         raise NotImplementedError
+
+    def kernels(self, policy, rules) -> tuple:
+        """The compiled functions (numba dispatchers) ``play_deals`` calls first under
+        ``rules``: what must be compiled, or loaded from numba's cache, before its first
+        deal (``golfstats.kernels.is_cached`` tells which)."""
+        return ()
 
 
 @dataclass(frozen=True)
@@ -87,7 +94,9 @@ class PolicyInfo:
     is paired with it there: ``golfstats.reference.twins``); ``values`` are the extra deal
     columns it fills (``golfstats.runs.DEAL_SCHEMA``); ``seconds_per_deal`` is the rough
     cost of one whole golf deal on one core at the default parameters (for planners and
-    for tests that must stay quick; measured by ``benchmarks/``).
+    for tests that must stay quick; measured by ``benchmarks/``); ``compile_seconds``
+    is how long its kernels take to compile on a cold cache, one core, golf rules
+    (``benchmarks/bench_compile.py``): what a first run announces.
     """
 
     name: str
@@ -100,6 +109,7 @@ class PolicyInfo:
     marker: str = "x"
     values: tuple[str, ...] = ()
     seconds_per_deal: float = 0.001
+    compile_seconds: float = 10.0
 
     def param(self, name: str) -> Param:
         for p in self.params:

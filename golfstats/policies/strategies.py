@@ -83,11 +83,17 @@ class CompiledPlayer(Strategy):
                     int(points), int(draws), int(longest),
                     seconds=time.perf_counter() - started, resolved=not truncated)
 
+    def kernels(self, policy, rules):
+        from golfstats.kernels.dealing import deal_from_uniforms
+        from golfstats.kernels.players.playout import entries
+
+        return entries(self.kernel, not rules.layout.has_stock)[0], deal_from_uniforms
+
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """Only the visible position reaches the kernel: the stock as counts of kinds."""
         import numpy as np
 
-        from golfstats.kernels.players.playout import decide
+        from golfstats.kernels.players.playout import plan_now
         from golfstats.kernels.players.rng import new_state
         from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for, unseen_counts
         from golfstats.solver import solver_scratch
@@ -96,7 +102,7 @@ class CompiledPlayer(Strategy):
         arrays = board_arrays(board, tables)
         kv, kb = solver_scratch(tables.stride)
         out = np.empty(int(arrays.heights.sum()) + len(board.stock) + 2, np.int64)
-        n, _ = decide(self.kernel, _kernel_params(policy), kernel_tables(tables), arrays.exposed,
+        n, _ = plan_now(self.kernel, _kernel_params(policy), kernel_tables(tables), arrays.exposed,
                       arrays.heights.copy(), arrays.top, len(board.stock),
                       unseen_counts(arrays.stock), new_state(key), kv, kb, out)
         return [int(m) for m in out[:n]]
@@ -120,6 +126,12 @@ class ClairvoyantSolver(Strategy):
         from golfstats.solver import solve
 
         return solve(board, rules, goal)
+
+    def kernels(self, policy, rules):
+        from golfstats.kernels.dealing import deal_from_uniforms
+        from golfstats.kernels.solve import solver_for
+
+        return solver_for(not rules.layout.has_stock), deal_from_uniforms
 
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """The optimal line up to and including its first draw."""
@@ -197,6 +209,24 @@ class HonestOptimum(Strategy):
 
     def play_board(self, policy, rules, board, key=0, goal="strokes"):
         return self._plays(policy, rules, [board])[0][0]
+
+    def kernels(self, policy, rules):
+        """The passes of the value and the play-out of the policy's goal (a game without a
+        stock: the exact solver)."""
+        from golfstats.kernels.dealing import deal_from_uniforms
+
+        if not rules.layout.has_stock:
+            from golfstats.kernels.solve import solver_for
+
+            return solver_for(True), deal_from_uniforms
+        from golfstats.kernels.honest import play, reach, winp, wins
+        from golfstats.kernels.honest.solve import policy_values, solve_strokes
+
+        goal, win_only = OPTIMAL_GOALS[str(policy.param("goal"))]
+        if goal == "strokes":
+            return solve_strokes, play.play_strokes, deal_from_uniforms
+        passes = (wins.win_sets, reach.reach_sets, winp.layer_step, deal_from_uniforms)
+        return passes + ((play.play_winp,) if win_only else (policy_values, play.play_win))
 
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """The first chain of the line it plays, and the draw after it: decided from the

@@ -25,6 +25,8 @@ log = logging.getLogger("golfstats.sim")
 
 OnDone = Callable[[ChunkDone], None]
 OnReady = Callable[[], None]
+#: Told by the first worker that finds the kernels' cache cold: the compile's seconds.
+OnCompile = Callable[[float], None]
 _JOIN_SECONDS = 10.0
 
 
@@ -34,15 +36,16 @@ def _describe(exc: BaseException) -> str:
 
 # ------------------------------------------------------------------ local pool
 
-def _worker_main(number: int, spec: RunSpec, conn, log_queue, log_level) -> None:
-    """A worker process: warm up, then play the chunks the main process sends until None."""
+def _worker_main(number: int, peers: int, spec: RunSpec, conn, log_queue, log_level) -> None:
+    """A worker process (``number`` of ``peers`` started together): warm up, then play the
+    chunks the main process sends until None."""
     from golfstats.sim.logs import install_worker_logging
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     install_worker_logging(log_queue, log_level)
     code = 0
     try:
-        _serve(number, spec, conn)
+        _serve(number, peers, spec, conn)
     except BaseException:
         log.exception("worker %d failed", number)
         code = 1
@@ -57,11 +60,11 @@ def _worker_main(number: int, spec: RunSpec, conn, log_queue, log_level) -> None
         os._exit(code)
 
 
-def _serve(number: int, spec: RunSpec, conn) -> None:
+def _serve(number: int, peers: int, spec: RunSpec, conn) -> None:
     from golfstats.sim.work import play_and_write, warm_up
 
     try:
-        seconds = warm_up(spec)
+        seconds = warm_up(spec, number, peers, lambda estimate: conn.send(("compiling", estimate)))
     except Exception as exc:
         conn.send(("error", None, _describe(exc), traceback.format_exc()))
         return
@@ -101,6 +104,7 @@ class _Pool:
     chunks: dict[int, Chunk]
     on_done: OnDone
     on_ready: OnReady | None
+    on_compile: OnCompile | None = None
     failure: str | None = None
     started_any: bool = False
     alive: list[_Worker] = field(default_factory=list)
@@ -135,6 +139,11 @@ class _Pool:
         except (EOFError, OSError):
             return False  # the process ended; its sentinel says how
         kind = msg[0]
+        if kind == "compiling":
+            if self.on_compile is not None:
+                self.on_compile(msg[1])
+            self.on_compile = None  # said once, by the first worker to find the cache cold
+            return True
         if kind == "ready":
             worker.ready = True
             if not self.started_any and self.on_ready is not None:
@@ -171,8 +180,10 @@ class _Pool:
 
 
 def run_local(spec: RunSpec, chunks: list[Chunk], workers: int, on_done: OnDone,
-              log_level: int | str, on_ready: OnReady | None = None) -> None:
-    """Play ``chunks`` on ``workers`` spawned processes (each writes its own parts)."""
+              log_level: int | str, on_ready: OnReady | None = None,
+              on_compile: OnCompile | None = None) -> None:
+    """Play ``chunks`` on ``workers`` spawned processes (each writes its own parts; on a
+    cold cache they share the compile out, ``work.warm_up``)."""
     import multiprocessing
     from multiprocessing.connection import wait
 
@@ -182,13 +193,14 @@ def run_local(spec: RunSpec, chunks: list[Chunk], workers: int, on_done: OnDone,
         return
     context = multiprocessing.get_context("spawn")
     sink = WorkerLogSink(context)
-    pool = _Pool(deque(chunks), [], {c.index: c for c in chunks}, on_done, on_ready)
+    pool = _Pool(deque(chunks), [], {c.index: c for c in chunks}, on_done, on_ready, on_compile)
+    peers = min(workers, len(chunks))
     try:
-        for number in range(min(workers, len(chunks))):
+        for number in range(peers):
             conn, child_conn = context.Pipe()
             process = context.Process(target=_worker_main, daemon=True,
                                       name=f"golfstats-worker-{number}",
-                                      args=(number, spec, child_conn, sink.queue, log_level))
+                                      args=(number, peers, spec, child_conn, sink.queue, log_level))
             process.start()
             child_conn.close()
             pool.workers.append(_Worker(number, process, conn))
@@ -239,11 +251,13 @@ def dask_available() -> bool:
 
 def _dask_warm_up(spec: RunSpec, log_level: int | str) -> float:
     """On a dask worker: let golfstats records of ``log_level`` through (dask forwards them
-    to the client), and load the kernels."""
+    to the client), and load the kernels (each worker compiles all it lacks: dask workers
+    need not share a disk, nor numba's cache)."""
     from golfstats.sim.work import warm_up
 
     logging.getLogger("golfstats").setLevel(log_level)
-    return warm_up(spec)
+    return warm_up(spec, on_compile=lambda seconds: log.info(
+        "compiling the kernels on a dask worker (first run only, about %.0f s)", seconds))
 
 
 @contextlib.contextmanager
@@ -318,18 +332,19 @@ def run_dask(spec: RunSpec, chunks: list[Chunk], client, on_done: OnDone, log_le
 
 # ------------------------------------------------------------------ either
 
-Play = Callable[[RunSpec, list[Chunk], OnDone, OnReady], None]
+Play = Callable[[RunSpec, list[Chunk], OnDone, OnReady, OnCompile], None]
 
 
 @contextlib.contextmanager
 def open_backend(backend: str, workers: int, scheduler: str | None,
                  log_level: int | str) -> Iterator[Play]:
-    """``play(spec, chunks, on_done, on_ready)`` on ``backend``.  The dask backend connects
-    here, so an unreachable scheduler is refused before the run starts."""
+    """``play(spec, chunks, on_done, on_ready, on_compile)`` on ``backend``.  The dask
+    backend connects here, so an unreachable scheduler is refused before the run starts
+    (its workers log their compile instead of calling ``on_compile``)."""
     if backend == "dask":
         with dask_client(scheduler, workers) as client:
-            yield lambda spec, chunks, on_done, on_ready: run_dask(
+            yield lambda spec, chunks, on_done, on_ready, on_compile: run_dask(
                 spec, chunks, client, on_done, log_level, on_ready)
     else:
-        yield lambda spec, chunks, on_done, on_ready: run_local(
-            spec, chunks, workers, on_done, log_level, on_ready)
+        yield lambda spec, chunks, on_done, on_ready, on_compile: run_local(
+            spec, chunks, workers, on_done, log_level, on_ready, on_compile)

@@ -1,6 +1,7 @@
 """A progress bar on the terminal (rich, on stderr): deals done, deals per second, ETA,
 and each policy's win rate so far with its Wilson 95% interval (so a user can stop a run
-once it is precise enough, and resume it later)."""
+once it is precise enough, and resume it later).  A first run's compile of the kernels is
+announced on stderr, as the bar's description on a terminal and as one line otherwise."""
 
 from __future__ import annotations
 
@@ -41,16 +42,23 @@ class _BarAndRates(Progress):
             yield Text(line, style="green")
 
 
+def compile_notice(seconds: float) -> str:
+    """What a run says while its kernels compile (a cold numba cache)."""
+    return f"compiling the kernels (first run only, about {seconds:.0f} s)"
+
+
 class RunProgress:
     """Deals done out of ``total``; draws only when ``enabled`` and stderr is a terminal.
 
     Use as a context manager; ``advance(deals)`` after each chunk and ``count(wins,
-    played)`` with its wins per policy (``policies`` order) for the running win rates.
+    played)`` with its wins per policy (``policies`` order) for the running win rates;
+    ``compiling(seconds)`` when the workers compile, ``compiled()`` when they are ready.
     """
 
     def __init__(self, total: int, done: int, description: str, enabled: bool = True,
                  policies: tuple[str, ...] = ()) -> None:
         console = Console(stderr=True)
+        self._console, self._enabled = console, enabled
         self._progress = None
         if enabled and console.is_terminal:
             self._progress = _BarAndRates(
@@ -62,6 +70,19 @@ class RunProgress:
         self._policies = policies
         self._wins = [0] * len(policies)
         self._played = [0] * len(policies)
+
+    def compiling(self, seconds: float) -> None:
+        """The kernels are being compiled, for about ``seconds``: the bar says so, or one
+        line on stderr when it is not a terminal."""
+        if self._progress is not None:
+            self._progress.update(self._task, description=compile_notice(seconds))
+        elif self._enabled:
+            self._console.print(f"{self._description}: {compile_notice(seconds)}", markup=False,
+                                highlight=False, soft_wrap=True)
+
+    def compiled(self) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, description=self._description)
 
     def advance(self, deals: int) -> None:
         if self._progress is not None:

@@ -11,8 +11,12 @@ Order of a run (``run_simulation``):
 4. summarise every part by a lazy polars scan into ``summary.parquet``; ``run.json``
    gets status ``complete`` and the timings.
 
-A failure (a chunk raising, a worker dying) or Ctrl-C keeps the finished parts, marks
-``run.json`` ``failed`` or ``interrupted`` and raises; ``resume`` finishes the run.
+A failure (a chunk raising, a worker dying, any exception once ``run.json`` is written,
+before the chunks start too) or Ctrl-C keeps the finished parts, marks ``run.json``
+``failed`` or ``interrupted`` and raises ``SimError`` (or ``KeyboardInterrupt``).  The
+same command, run again, continues a failed or interrupted run of the same identity
+(as ``resume`` does); a run left ``running`` (its process killed outright) needs
+``resume``, since another process may still be writing it.
 """
 
 from __future__ import annotations
@@ -97,8 +101,13 @@ def _invoked_command() -> str:
 
 # ------------------------------------------------------------------ checks
 
+#: Statuses of a run that stopped and said so: the same command continues it.
+_STOPPED = ("failed", "interrupted")
+
+
 def _check_out_dir(config: SimConfig) -> dict | None:
-    """Refuse an unusable output directory; returns the stored run.json when resuming."""
+    """Refuse an unusable output directory; returns the stored run.json when resuming (or
+    continuing a stopped run of the same identity, ``_STOPPED``)."""
     run_dir = config.run_dir
     if run_dir.exists() and not run_dir.is_dir():
         raise SimError(f"--out {run_dir} exists and is not a directory")
@@ -106,16 +115,20 @@ def _check_out_dir(config: SimConfig) -> dict | None:
     if run_dir.is_dir() and any(run_dir.iterdir()):
         run_json = run_dir / RUN_JSON
         if not config.resume:
-            what = "holds a run" if run_json.exists() else "exists and is not empty"
-            raise SimError(f"{run_dir} {what}; pass --resume to finish or re-summarise it, "
-                           "or choose another --out")
-        if not run_json.exists():
-            raise SimError(f"--resume: {run_dir} is not a golfstats run (no {RUN_JSON})")
-        try:
-            stored = json.loads(run_json.read_text())
-        except (OSError, ValueError) as exc:
-            raise SimError(f"--resume: cannot read {run_json}: {exc}") from exc
-        _check_same_run(config, stored)
+            stored = _stopped_run(config, run_json)
+            if stored is None:
+                what = "holds a run" if run_json.exists() else "exists and is not empty"
+                raise SimError(f"{run_dir} {what}; pass --resume to finish or re-summarise it, "
+                               "or choose another --out")
+            log.info("%s: continuing the %s run there", run_dir, stored["status"])
+        else:
+            if not run_json.exists():
+                raise SimError(f"--resume: {run_dir} is not a golfstats run (no {RUN_JSON})")
+            try:
+                stored = json.loads(run_json.read_text())
+            except (OSError, ValueError) as exc:
+                raise SimError(f"--resume: cannot read {run_json}: {exc}") from exc
+            _check_same_run(config, stored)
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
         probe = run_dir / f".write-test-{os.getpid()}"
@@ -123,6 +136,19 @@ def _check_out_dir(config: SimConfig) -> dict | None:
         probe.unlink()
     except OSError as exc:
         raise SimError(f"cannot write to --out {run_dir}: {exc.strerror or exc}") from exc
+    return stored
+
+
+def _stopped_run(config: SimConfig, run_json: Path) -> dict | None:
+    """The stored run.json when it records a failed or interrupted run that ``config``
+    continues as it is (same identity, same chunk size if one is given), else None."""
+    try:
+        stored = json.loads(run_json.read_text())
+        if stored.get("status") not in _STOPPED:
+            return None
+        _check_same_run(config, stored)
+    except (OSError, ValueError):  # SimError is a ValueError: another run, another chunk size
+        return None
     return stored
 
 
@@ -231,8 +257,6 @@ def run_simulation(config: SimConfig, *, progress: bool = True,
 
 
 def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
-    from golfstats.sim.progress import RunProgress
-
     started_wall = time.perf_counter()
     run_dir = config.run_dir
     chunk_size = (config.chunk_size or (stored or {}).get("chunk_size")
@@ -249,21 +273,56 @@ def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
     log.info("%s: %s, n=%d, seed %d, %s; %d chunks of %d deals (%d to play), %d %s workers",
              run_dir, config.rules.id, config.n, config.seed, ", ".join(config.policy_specs),
              len(chunks), chunk_size, len(todo), config.workers, config.backend)
+    try:
+        timings = _play_and_summarize(config, play, progress, chunks, todo, attempt, started_wall)
+    except BaseException as exc:
+        # whatever stopped the run, and wherever: say so in run.json, so that the same
+        # command continues it (``_stopped_run``), and keep the finished parts
+        interrupted = isinstance(exc, KeyboardInterrupt)
+        attempt["status"] = record["status"] = "interrupted" if interrupted else "failed"
+        record["error"] = "interrupted" if interrupted else f"{type(exc).__name__}: {exc}"
+        attempt["finished"] = _now()
+        write_json(run_dir / RUN_JSON, record)
+        if interrupted:
+            raise
+        what = str(exc) if isinstance(exc, SimError) else f"internal error: {record['error']}"
+        log.debug("the run stopped", exc_info=exc)
+        kept = len(chunks) - len(todo) + attempt["chunks_played"]
+        raise SimError(f"{what}; {kept} of {len(chunks)} chunks are kept in {deals_dir}; "
+                       "run the same command again (or with --resume) to finish") from exc
+    attempt.update(status="complete", finished=_now())
+    record.update(status="complete", error=None, timings=timings)
+    write_json(run_dir / RUN_JSON, record)
+    return run_dir
+
+
+def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Chunk],
+                        todo: list[Chunk], attempt: dict, started_wall: float) -> dict:
+    """Play the chunks of ``todo`` (``attempt`` counts them), then write the summary;
+    returns the run's timings."""
+    from golfstats.sim.progress import RunProgress
+
+    run_dir = config.run_dir
+    deals_dir = run_dir / DEALS_DIR
     spec = RunSpec(config.rules, config.policies, config.seed, config.goal, config.run_id,
                    RULES_VERSION, str(deals_dir), tuple(parquet_metadata(config).items()),
                    config.before_chunk)
     timing = {"ready": None, "last_chunk": None}
     deals_done = [0]
-
-    def on_ready() -> None:
-        timing["ready"] = time.perf_counter()
-
     done_deals = config.n - sum(c.count for c in todo)
     sizes = {c.index: c.count for c in chunks}
     with RunProgress(config.n, done_deals, config.rules.id, progress,
                      config.policy_specs) as bar:
         if progress and done_deals:  # a resumed run: the kept parts' wins count from the start
             bar.count(*_kept_tally(config, chunks, todo, deals_dir))
+
+        def on_compile(seconds: float) -> None:
+            log.debug("compiling the kernels, about %.0f s", seconds)
+            bar.compiling(seconds)
+
+        def on_ready() -> None:
+            timing["ready"] = time.perf_counter()
+            bar.compiled()
 
         def on_done(done) -> None:
             attempt["chunks_played"] += 1
@@ -273,20 +332,7 @@ def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
             bar.count(done.wins, done.played)
             log.debug("chunk %d done: %d rows in %.3f s", done.index, done.rows, done.seconds)
 
-        try:
-            play(spec, todo, on_done, on_ready)
-        except BaseException as exc:
-            interrupted = isinstance(exc, KeyboardInterrupt)
-            attempt["status"] = "interrupted" if interrupted else "failed"
-            record["status"] = attempt["status"]
-            record["error"] = "interrupted" if interrupted else str(exc)
-            attempt["finished"] = _now()
-            write_json(run_dir / RUN_JSON, record)
-            if isinstance(exc, SimError):
-                raise SimError(f"{exc}; {attempt['chunks_kept'] + attempt['chunks_played']} of "
-                               f"{len(chunks)} chunks are kept in {deals_dir}; "
-                               "rerun with --resume to finish") from None
-            raise
+        play(spec, todo, on_done, on_ready, on_compile)
     summary_started = time.perf_counter()
     played_until = timing["last_chunk"] or summary_started
     paths = [part_path(deals_dir, c.index) for c in chunks]
@@ -298,8 +344,9 @@ def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
     finished = time.perf_counter()
     ready = timing["ready"] or played_until
     playing = max(played_until - ready, 1e-9)
-    attempt.update(status="complete", finished=_now())
-    record.update(status="complete", error=None, timings={
+    log.info("done: %d deals played in %.1f s (%.0f deals/s), summary in %s", deals_done[0],
+             playing, deals_done[0] / playing, run_dir / SUMMARY)
+    return {
         "wall_seconds": round(finished - started_wall, 3),
         "startup_seconds": round(ready - started_wall, 3),
         "play_seconds": round(playing, 3),
@@ -307,11 +354,7 @@ def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
         "summary_seconds": round(finished - summary_started, 3),
         "deals_played": deals_done[0],
         "deals_per_second": round(deals_done[0] / playing, 1) if deals_done[0] else None,
-    })
-    write_json(run_dir / RUN_JSON, record)
-    log.info("done: %d deals played in %.1f s (%.0f deals/s), summary in %s", deals_done[0],
-             playing, deals_done[0] / playing, run_dir / SUMMARY)
-    return run_dir
+    }
 
 
 def _run_record(config: SimConfig, stored: dict | None, chunk_size: int, n_chunks: int,

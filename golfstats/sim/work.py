@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,16 +59,67 @@ def play_chunk(spec: RunSpec, chunk: Chunk) -> pl.DataFrame:
     return deal_rows(results, np.arange(chunk.start, chunk.stop, dtype=np.int64), identity)
 
 
-def warm_up(spec: RunSpec) -> float:
-    """Load (or compile) the kernels of every policy in this process; returns seconds."""
+def warm_up(spec: RunSpec, number: int = 0, peers: int = 1,
+            on_compile: Callable[[float], None] | None = None) -> float:
+    """Load (or compile) the kernels of every policy in this process; returns seconds.
+
+    On a cold cache (``compile_share``) the policies to compile are shared out among the
+    ``peers`` workers that start together: worker ``number`` compiles its share first,
+    then waits (``_WAIT``) for the others' shares to reach numba's cache, on the disk they
+    share, and loads them, so each kernel is compiled once and the workers compile at the
+    same time.  ``on_compile(seconds)`` is told, before, how long the whole compile
+    should take (the largest share's registry ``compile_seconds``).
+    """
     from golfstats.deals import seeded_deals
     from golfstats.policies import play_deals
 
     started = time.perf_counter()
+    shares, seconds = compile_share(spec.rules, spec.policies, peers)
+    if seconds and on_compile is not None:
+        on_compile(seconds)
+    mine = shares[number] if number < len(shares) else ()
     batch = seeded_deals(spec.rules, spec.seed, 0, 2)
+    for policy in mine:
+        log.debug("compiling the kernels of %s", policy.spec)
+        play_deals(spec.rules, policy, batch, spec.goal)
+    deadline = time.monotonic() + _WAIT * max(seconds, 10.0)
+    for policy in (p for share in shares for p in share if p not in mine):
+        while not _cached(spec.rules, policy) and time.monotonic() < deadline:
+            time.sleep(0.25)
     for policy in spec.policies:
         play_deals(spec.rules, policy, batch, spec.goal)
     return time.perf_counter() - started
+
+
+#: How long a worker waits for another's share of the compile, in units of the whole
+#: compile's estimate, before it compiles that share itself.
+_WAIT = 3.0
+
+
+def _cached(rules, policy) -> bool:
+    """Every kernel of ``policy`` is compiled (unknown counts as compiled)."""
+    from golfstats.kernels import is_cached
+
+    return all(is_cached(f) is not False for f in policy.info.strategy.kernels(policy, rules))
+
+
+def compile_share(rules, policies, peers: int) -> tuple[list[tuple], float]:
+    """The policies whose kernels are not in numba's cache, shared out among ``peers``
+    workers: one tuple per worker (at most one per policy), the longest to compile
+    first, each to the least loaded worker (the registry's ``compile_seconds``); and the
+    largest share's seconds, the wall time of the compile (0 when nothing is cold).  Every
+    worker computes the same shares."""
+    cold = sorted((p for p in policies if not _cached(rules, p)),
+                  key=lambda p: (-p.info.compile_seconds, p.spec))
+    if not cold:
+        return [], 0.0
+    shares: list[list] = [[] for _ in range(max(1, min(peers, len(cold))))]
+    loads = [0.0] * len(shares)
+    for policy in cold:
+        k = loads.index(min(loads))
+        shares[k].append(policy)
+        loads[k] += policy.info.compile_seconds
+    return [tuple(share) for share in shares], max(loads)
 
 
 def play_and_write(spec: RunSpec, chunk: Chunk) -> ChunkDone:

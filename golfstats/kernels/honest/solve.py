@@ -126,7 +126,9 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     pass before it starts (its size is known then), and the policy's table as it grows
     (``POLICY_BYTES_PER_STATE`` each, at its peak while doubling, within what the value
     pass left).  Over any of them the solution is unresolved, with the stats so far.
-    ``progress(pass_name, done, total, info)`` is called between passes and layers.
+    ``progress(pass_name, done, total, info)`` is called between passes and layers (the
+    value pass's ``info`` has ``work``, its states, and ``work_done``, those of the layers
+    valued so far).
     """
     out = WinSolution()
     say = progress or (lambda *_: None)
@@ -173,7 +175,9 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second)}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
         return out
-    say("values", 0, n + 1, {"states": states, "bytes": second})
+    # the work of a layer is about its states (Q), for the progress's ETA
+    work = [int(qcnt[order[layer_start[j]:layer_start[j + 1]]].sum()) for j in range(n + 1)]
+    say("values", 0, n + 1, {"states": states, "bytes": second, "work": sum(work), "work_done": 0})
     gpk = packed_codes(heights0)
     scratch = np.empty((2, big), np.int32)
     bv = np.empty((big + 1, n_tops + 1), np.float64)
@@ -206,7 +210,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
             if path_d[j - 1] >= 0:
                 d = path_d[j - 1]
                 path_vals[d] = below[off[d]:off[d] + dcnt[d]].copy()
-        say("values", n - j + 1, n + 1, {"valued": done})
+        say("values", n - j + 1, n + 1, {"valued": done, "work_done": sum(work[j:])})
     out.resolved = True
     out.p = float(result)
     out.moves_p = moves

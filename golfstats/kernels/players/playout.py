@@ -82,30 +82,32 @@ def greedy_plan(kt, exposed, heights, top, n_left, plan):
     return 0
 
 
+#: Lookahead in a game without a stock (``entries``): nothing is hidden and the hand is
+#: one chain, so the best plan is the exact solver's line.  An id of its own, so that
+#: lookahead in golf never compiles the stockless search.
+_SOLVED_LINE = -1
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
 def decide(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
     """The plan of ``policy`` for the visible position: ``(length, truncated)`` (length 0:
-    nothing to do)."""
+    nothing to do).  Inlined with ``policy`` a constant, only that player's branch is
+    compiled (``_ENTRIES``)."""
     if policy == RANDOM:
         return random_plan(kt, exposed, heights, top, n_left, rng, plan), False
     if policy == GREEDY:
         return greedy_plan(kt, exposed, heights, top, n_left, plan), False
     if policy == LOOKAHEAD:
-        if kt.stockless:  # nothing hidden, the hand is one chain: the best is the solver's
-            return solved_plan(kt, exposed, heights, np.empty(0, np.int64), top, kv, kb, plan)
         return lookahead_plan(params[0], kt, exposed, heights, top, n_left, unseen, plan), False
+    if policy == _SOLVED_LINE:
+        return solved_plan(kt, exposed, heights, np.empty(0, np.int64), top, kv, kb, plan)
     if policy == SAMPLING:
         return sampling_plan(params[0], kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
     raise ValueError("decide: not a compiled player's id")
 
 
-@nb.njit(cache=True, nogil=True)
-def play_hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
-    """Play one hand to its end.
-
-    Returns ``(status, won, strokes, points, draws, n_moves, longest_chain, truncated)``;
-    the moves are in ``moves_out[:n_moves]`` (``c >= 0`` play column c, -1 draw).
-    """
+@nb.njit(nogil=True, inline="always")
+def _hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
     work = np.empty(moves_out.shape[0] + KIND_SLOTS, np.int64)
     return _play(policy, params, kt, exposed, heights0.copy(), stock, top0, key, kv, kb, moves_out,
                  work, new_state(key))
@@ -201,33 +203,6 @@ def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights,
     return top
 
 
-@nb.njit(cache=True, nogil=True)
-def play_batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb,
-               out, moves_out, record):
-    """Play every deal of ``cards`` (layout order).  ``out[d]`` receives the deal's
-    ``constants.RESULT_ROW`` (status, won, strokes, points, draws, n_moves,
-    longest_chain, truncated); with
-    ``record`` the moves of deal d go to ``moves_out[d]`` (padded with ``NO_MOVE``).
-
-    Each policy gets its own copy of the loop (the policy id is a constant in each
-    branch), so the cheap players do not pay for the expensive ones' code.
-    """
-    if policy == RANDOM:
-        _batch(RANDOM, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-               moves_out, record)
-    elif policy == GREEDY:
-        _batch(GREEDY, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-               moves_out, record)
-    elif policy == LOOKAHEAD:
-        _batch(LOOKAHEAD, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-               moves_out, record)
-    elif policy == SAMPLING:
-        _batch(SAMPLING, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-               moves_out, record)
-    else:
-        raise ValueError("play_batch: not a compiled player's id")
-
-
 @nb.njit(nogil=True, inline="always")
 def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
            moves_out, record):
@@ -253,3 +228,137 @@ def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv,
         if record:
             moves_out[d, :n] = moves[:n]
             moves_out[d, n:] = NO_MOVE
+
+
+# ------------------------------------------------------------------ the compiled entries
+# One compiled function per player and entry point, each calling the inlined loop with
+# the player's id as a constant, so that numba prunes the other players' branches: a
+# player's first call compiles its own code only (greedy does not wait for the sampling
+# player's solver).  The Python functions at the end pick the player's entry.
+
+@nb.njit(cache=True, nogil=True)
+def _batch_random(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
+                  record):
+    _batch(RANDOM, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
+           record)
+
+
+@nb.njit(cache=True, nogil=True)
+def _batch_greedy(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
+                  record):
+    _batch(GREEDY, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
+           record)
+
+
+@nb.njit(cache=True, nogil=True)
+def _batch_lookahead(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+                     moves_out, record):
+    _batch(LOOKAHEAD, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+           moves_out, record)
+
+
+@nb.njit(cache=True, nogil=True)
+def _batch_sampling(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+                    moves_out, record):
+    _batch(SAMPLING, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+           moves_out, record)
+
+
+@nb.njit(cache=True, nogil=True)
+def _hand_random(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+    return _hand(RANDOM, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
+
+
+@nb.njit(cache=True, nogil=True)
+def _hand_greedy(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+    return _hand(GREEDY, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
+
+
+@nb.njit(cache=True, nogil=True)
+def _hand_lookahead(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+    return _hand(LOOKAHEAD, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
+
+
+@nb.njit(cache=True, nogil=True)
+def _hand_sampling(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+    return _hand(SAMPLING, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
+
+
+@nb.njit(cache=True, nogil=True)
+def _plan_random(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    return decide(RANDOM, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+
+
+@nb.njit(cache=True, nogil=True)
+def _plan_greedy(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    return decide(GREEDY, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+
+
+@nb.njit(cache=True, nogil=True)
+def _plan_lookahead(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    return decide(LOOKAHEAD, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+
+
+@nb.njit(cache=True, nogil=True)
+def _plan_sampling(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    return decide(SAMPLING, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+
+
+@nb.njit(cache=True, nogil=True)
+def _batch_solved(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+                  moves_out, record):
+    _batch(_SOLVED_LINE, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+           moves_out, record)
+
+
+@nb.njit(cache=True, nogil=True)
+def _hand_solved(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+    return _hand(_SOLVED_LINE, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
+
+
+@nb.njit(cache=True, nogil=True)
+def _plan_solved(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    return decide(_SOLVED_LINE, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb,
+                  plan)
+
+
+#: Player id -> its compiled (batch, hand, plan) entries.
+_ENTRIES = {RANDOM: (_batch_random, _hand_random, _plan_random),
+            GREEDY: (_batch_greedy, _hand_greedy, _plan_greedy),
+            LOOKAHEAD: (_batch_lookahead, _hand_lookahead, _plan_lookahead),
+            SAMPLING: (_batch_sampling, _hand_sampling, _plan_sampling),
+            _SOLVED_LINE: (_batch_solved, _hand_solved, _plan_solved)}
+
+
+def entries(policy: int, stockless: bool) -> tuple:
+    """The compiled (batch, hand, plan) functions of player ``policy`` in a game with a
+    stock, or without one (``kt.stockless``)."""
+    if policy not in _ENTRIES or policy == _SOLVED_LINE:
+        raise ValueError(f"{policy} is not a compiled player's id")
+    return _ENTRIES[_SOLVED_LINE if stockless and policy == LOOKAHEAD else policy]
+
+
+def play_batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+               moves_out, record) -> None:
+    """Play every deal of ``cards`` (layout order) with player ``policy``.  ``out[d]``
+    receives the deal's ``constants.RESULT_ROW`` (status, won, strokes, points, draws,
+    n_moves, longest_chain, truncated); with ``record`` the moves of deal d go to
+    ``moves_out[d]`` (padded with ``NO_MOVE``)."""
+    batch = entries(policy, kt.stockless)[0]
+    batch(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out, record)
+
+
+def play_hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+    """Play one hand to its end with player ``policy``.
+
+    Returns ``(status, won, strokes, points, draws, n_moves, longest_chain, truncated)``;
+    the moves are in ``moves_out[:n_moves]`` (``c >= 0`` play column c, -1 draw).
+    """
+    hand = entries(policy, kt.stockless)[1]
+    return hand(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
+
+
+def plan_now(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    """``decide`` called from Python: the plan of player ``policy`` in a visible position."""
+    plan_of = entries(policy, kt.stockless)[2]
+    return plan_of(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)

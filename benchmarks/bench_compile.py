@@ -1,0 +1,73 @@
+"""Benchmark: seconds to compile each policy's kernels from a cold cache.
+
+    python benchmarks/bench_compile.py                          # every policy, putt-putt
+    python benchmarks/bench_compile.py --policy greedy --policy exact --variant strict
+
+Each policy is played on two seeded deals in a fresh process whose numba cache is an
+empty temporary directory, so it compiles exactly what that policy needs (its kernels
+and their callees); the same deals are then played again in a second fresh process on
+that cache, which only loads.  The difference is the compile time, what the registry's
+``compile_seconds`` records (``golfstats.policies.registry``), the estimate a cold run
+announces ("compiling the kernels (first run only, about N s)").  Prints figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+_PLAY = """
+import sys, time
+from golfstats.deals import seeded_deals
+from golfstats.policies import parse_policy, play_deals
+from golfstats.rules import parse_variant
+rules = parse_variant(sys.argv[1])
+batch = seeded_deals(rules, 1, 0, 2)
+started = time.perf_counter()
+play_deals(rules, parse_policy(sys.argv[2]), batch)
+print(time.perf_counter() - started)
+"""
+
+
+def _play(variant: str, policy: str, cache: str) -> float:
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    env.pop("GOLFSTATS_NUMBA_CACHE", None)  # the directory above, not the checkout's
+    out = subprocess.run([sys.executable, "-c", _PLAY, variant, policy], env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="putt-putt", help="rule set id (default %(default)s)")
+    parser.add_argument("--policy", action="append",
+                        help="a policy (repeat; default: every registered one)")
+    args = parser.parse_args(argv)
+
+    from golfstats.policies import REGISTRY
+
+    policies = args.policy or list(REGISTRY)
+    print("command: " + shlex.join([sys.executable, *sys.argv]))
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'policy':<12} {'cold s':>8} {'cached s':>9} {'compile s':>10} {'registry s':>11}"
+          f"   (first call on two {args.variant} deals, in a fresh process)")
+    for name in policies:
+        with tempfile.TemporaryDirectory(prefix="golfstats-numba-") as cache:
+            started = time.perf_counter()
+            cold = _play(args.variant, name, cache)
+            warm = _play(args.variant, name, cache)
+        recorded = REGISTRY[name.partition(":")[0]].compile_seconds
+        print(f"{name:<12} {cold:8.1f} {warm:9.2f} {cold - warm:10.1f} {recorded:11.0f}   "
+              f"({time.perf_counter() - started:.0f} s in all)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
