@@ -1,7 +1,8 @@
 """Compile (or load) the numba kernels into the checkout's cache before the tests run.
 
     python .ci/warm.py honest     # the honest expectimax (golfstats.odds)
-    python .ci/warm.py players    # the solver, the stockless search and every quick player
+    python .ci/warm.py players    # the solvers, the stockless search and every quick player
+                                  # (each compiled player's batch, hand and plan entries)
 
 CI runs the two parts at once, one per core, so each kernel is compiled once; without
 this, each pytest worker would compile nearly every kernel itself when its first test
@@ -46,7 +47,7 @@ def honest() -> None:
 
 
 def players() -> None:
-    from golfstats.policies import REGISTRY, Policy, play_deals
+    from golfstats.policies import REGISTRY, Policy, plan, play_board, play_deals
     from golfstats.solver import solve
 
     for variant in GOLF + STOCKLESS:
@@ -60,7 +61,10 @@ def players() -> None:
                 continue
             # compiled code depends on types, not values: the cheapest parameters will do
             values = tuple(p.default if p.choices else p.lo for p in info.params)
-            play_deals(rules, Policy(info.name, values), batch)
+            policy = Policy(info.name, values)
+            play_deals(rules, policy, batch)  # each compiled player has three entries
+            play_board(rules, policy, board)
+            plan(rules, policy, board)
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def run_on_pty(argv: list[str], cwd: Path | str | None = None, timeout: float = 
     """Run ``argv`` with a pseudo-terminal as its stdin, stdout and stderr; wait for it to
     exit (killing its process group after ``timeout`` seconds, then failing).  With
     ``interrupt_when`` (a regular expression), Ctrl-C is typed once the plain text drawn
-    so far matches it."""
+    so far matches it.  ``env`` adds to the environment (a value None removes a name)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
     environ = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLUMNS),
@@ -60,6 +60,8 @@ def run_on_pty(argv: list[str], cwd: Path | str | None = None, timeout: float = 
     for name in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
         if env is None or name not in env:
             environ.pop(name, None)
+    for name in [k for k, v in environ.items() if v is None]:  # env={"NAME": None} unsets
+        del environ[name]
     started = time.monotonic()
     proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=environ,
                             start_new_session=True, preexec_fn=lambda: _take_terminal(slave),

@@ -12,20 +12,25 @@ same command continues it; ``golfstats --help`` imports no heavy library.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 
+import chunk_hooks
+import polars as pl
 import pytest
 from conftest import mid_game_positions
 from pty_run import golfstats, run_on_pty
 
 from golfstats.board import format_board
-from golfstats.cli.progress import DELAY
+from golfstats.cli.progress import DELAY, PASSES
+from golfstats.policies import policies_from_names
 from golfstats.rules import parse_variant
+from golfstats.sim import SimConfig, SimError, run_simulation
 
 #: A PySolFC strict deal whose chance of winning alone takes seconds, not minutes.
-FAST_STRICT_DEAL = "1"
+FAST_STRICT_DEAL = "3"
 
 
 def _ok(run) -> None:
@@ -59,6 +64,31 @@ def test_simulate_on_a_terminal_shows_the_bar_and_the_rates(terminal_run):
         assert re.search(rf"{policy}\s+\d+\.\d\d% \[\d+\.\d\d, \d+\.\d\d\] of [\d,]+", run.text), run
     assert "win %" in run.text
     assert json.loads((out / "run.json").read_text())["status"] == "complete"
+
+
+def test_a_cold_cache_is_announced_on_the_terminal_and_when_piped(tmp_path):
+    """On an empty numba cache the run says it compiles and about how long (the registry's
+    figure); once compiled, it says nothing of it.  Greedy alone: seconds to compile."""
+    from golfstats.policies import REGISTRY
+
+    cold = {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GOLFSTATS_NUMBA_CACHE": None}
+    notice = (f"putt-putt: compiling the kernels (first run only, about "
+              f"{REGISTRY['greedy'].compile_seconds:.0f} s)")
+    command = ["simulate", "--variant", "putt-putt", "-n", "400", "--policy", "greedy"]
+    first = run_on_pty(golfstats(*command, "--out", str(tmp_path / "first")), env=cold)
+    _ok(first)
+    assert notice in first.text, first
+    again = run_on_pty(golfstats(*command, "--out", str(tmp_path / "again")), env=cold)
+    _ok(again)
+    assert "compiling" not in again.text and "starting the workers" in again.text, again
+    env = {k: v for k, v in {**os.environ, **cold}.items() if v is not None}
+    piped = subprocess.run(golfstats(*command, "--out", str(tmp_path / "piped")), env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 0 and "compiling" not in piped.stderr, piped.stderr
+    (tmp_path / "cache").rename(tmp_path / "gone")  # cold again
+    piped = subprocess.run(golfstats(*command, "--out", str(tmp_path / "piped-cold")), env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 0 and notice in piped.stderr, piped.stderr
 
 
 def test_simulate_interrupted_by_ctrl_c_then_resumed_on_a_terminal(tmp_path):
@@ -112,10 +142,13 @@ def test_odds_of_a_whole_strict_deal_shows_its_passes(tmp_path):
     run = run_on_pty(golfstats("odds", "--pysol", FAST_STRICT_DEAL, "--win-only"))
     _ok(run)
     assert re.search(rf"pysol:{FAST_STRICT_DEAL} · strict · win \d+\.\d\d%", run.text), run
-    # the live line: which pass, the clock; in the value pass, the layer and an ETA
-    _shows_clock_if_long(run, f"pysol:{FAST_STRICT_DEAL} · ")
-    if run.seconds > DELAY + 3:
-        assert re.search(r"chances of winning · layer \d+ of \d+ .*ETA", run.text), run
+    # the live line, ticking: the board, the pass and the clock (in the value pass, the
+    # layer, the states valued and an ETA, when a redraw falls in it)
+    if run.seconds > DELAY + 1:
+        passes = "|".join(PASSES.values())
+        assert re.search(rf"pysol:{FAST_STRICT_DEAL} · ({passes}) · .*\d+ s", run.text), run
+    for layer in re.findall(r"chances of winning · layer (\d+) of 17 · .*", run.text):
+        assert int(layer) == 0 or "ETA" in run.text
 
 
 def test_course_on_a_terminal_counts_its_deals():
@@ -141,6 +174,65 @@ def test_hint_on_a_terminal(tmp_path):
     _ok(run)
     assert "why: " in run.text and "this position: win" in run.text, run
     _shows_clock_if_long(run, f"{position}#1 · ")
+
+
+# ------------------------------------------------------------------ a run that stops
+
+def _greedy_run(out, **changes) -> SimConfig:
+    fields = {"rules": parse_variant("putt-putt"), "policies": policies_from_names(["greedy"]),
+              "n": 300, "seed": 7, "workers": 1, "chunk_size": 50, "out": out}
+    return SimConfig(**{**fields, **changes})
+
+
+def _continued(out) -> dict:
+    """Run the same command again (no --resume): it continues the stopped run."""
+    run_simulation(_greedy_run(out), progress=False)
+    rows = pl.read_parquet(out / "deals")
+    assert sorted(rows["deal_index"].to_list()) == list(range(300))  # none lost, none twice
+    return json.loads((out / "run.json").read_text())
+
+
+def test_a_failed_chunk_marks_the_run_failed_and_the_same_command_continues_it(tmp_path):
+    out = tmp_path / "fails"
+    with pytest.raises(SimError, match=r"chunk 2 \(deals 100-149\) failed: RuntimeError.*"
+                                       r"run the same command again"):
+        run_simulation(_greedy_run(out, before_chunk=chunk_hooks.raise_at_chunk), progress=False)
+    record = json.loads((out / "run.json").read_text())
+    assert record["status"] == "failed" and "RuntimeError" in record["error"]
+    record = _continued(out)
+    assert record["status"] == "complete"
+    assert [a["status"] for a in record["attempts"]] == ["failed", "complete"]
+    assert record["attempts"][1]["chunks_kept"] == 2
+
+
+def test_a_crash_before_any_chunk_marks_the_run_failed(tmp_path, monkeypatch):
+    """The defect of issue 22: the progress display raised in the main process before the
+    first chunk, and run.json stayed "running"."""
+    from golfstats.sim import progress
+
+    def broken(self):
+        raise AttributeError("'_BarAndRates' object has no attribute 'rates'")
+
+    out = tmp_path / "crashes"
+    with monkeypatch.context() as patch:
+        patch.setattr(progress.RunProgress, "__enter__", broken)
+        with pytest.raises(SimError, match="internal error: AttributeError: .* 0 of 6 chunks"):
+            run_simulation(_greedy_run(out), progress=True)
+    assert json.loads((out / "run.json").read_text())["status"] == "failed"
+    assert _continued(out)["status"] == "complete"
+
+
+def test_a_run_left_running_is_not_taken_over(tmp_path):
+    """A run.json still "running" may belong to a live process: only --resume continues it."""
+    out = tmp_path / "running"
+    with pytest.raises(SimError):
+        run_simulation(_greedy_run(out, before_chunk=chunk_hooks.raise_at_chunk), progress=False)
+    record = json.loads((out / "run.json").read_text())
+    (out / "run.json").write_text(json.dumps({**record, "status": "running"}))
+    with pytest.raises(SimError, match="holds a run; pass --resume"):
+        run_simulation(_greedy_run(out), progress=False)
+    run_simulation(_greedy_run(out, resume=True), progress=False)
+    assert json.loads((out / "run.json").read_text())["status"] == "complete"
 
 
 # ------------------------------------------------------------------ help, imports

@@ -142,7 +142,7 @@ class HonestProgress(_Line):
             parts.append(f"{info['bytes'] / 1e9:.2f} GB of tables")
         parts.append(clock(now - self.started))
         eta = self.eta(now)
-        if self._pass == "values":
+        if self._pass == "values" and self._info.get("work"):
             parts.append("ETA " + (clock(eta) if eta is not None else "after the first layers"))
         return " · ".join(p for p in parts if p)
 

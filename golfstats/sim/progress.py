@@ -52,7 +52,8 @@ class RunProgress:
 
     Use as a context manager; ``advance(deals)`` after each chunk and ``count(wins,
     played)`` with its wins per policy (``policies`` order) for the running win rates;
-    ``compiling(seconds)`` when the workers compile, ``compiled()`` when they are ready.
+    ``starting()`` before the workers start, ``compiling(seconds)`` when they compile the
+    kernels, ``ready()`` when they play.
     """
 
     def __init__(self, total: int, done: int, description: str, enabled: bool = True,
@@ -71,18 +72,25 @@ class RunProgress:
         self._wins = [0] * len(policies)
         self._played = [0] * len(policies)
 
+    def starting(self) -> None:
+        """The workers start (and load the kernels): the bar says so until ``ready``."""
+        self._say(f"{self._description}: starting the workers")
+
     def compiling(self, seconds: float) -> None:
         """The kernels are being compiled, for about ``seconds``: the bar says so, or one
         line on stderr when it is not a terminal."""
-        if self._progress is not None:
-            self._progress.update(self._task, description=compile_notice(seconds))
-        elif self._enabled:
+        if self._progress is None and self._enabled:
             self._console.print(f"{self._description}: {compile_notice(seconds)}", markup=False,
                                 highlight=False, soft_wrap=True)
+        self._say(f"{self._description}: {compile_notice(seconds)}")
 
-    def compiled(self) -> None:
+    def ready(self) -> None:
+        """The workers play: the bar's description is the run's again."""
+        self._say(self._description)
+
+    def _say(self, description: str) -> None:
         if self._progress is not None:
-            self._progress.update(self._task, description=self._description)
+            self._progress.update(self._task, description=description)
 
     def advance(self, deals: int) -> None:
         if self._progress is not None:

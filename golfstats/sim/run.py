@@ -322,7 +322,7 @@ def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Ch
 
         def on_ready() -> None:
             timing["ready"] = time.perf_counter()
-            bar.compiled()
+            bar.ready()
 
         def on_done(done) -> None:
             attempt["chunks_played"] += 1
@@ -332,7 +332,10 @@ def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Ch
             bar.count(done.wins, done.played)
             log.debug("chunk %d done: %d rows in %.3f s", done.index, done.rows, done.seconds)
 
+        if todo:
+            bar.starting()
         play(spec, todo, on_done, on_ready, on_compile)
+        bar.ready()
     summary_started = time.perf_counter()
     played_until = timing["last_chunk"] or summary_started
     paths = [part_path(deals_dir, c.index) for c in chunks]
