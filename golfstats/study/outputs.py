@@ -17,7 +17,7 @@ import polars as pl
 
 from golfstats.policies import policy_order
 from golfstats.report.tables import markdown, percent
-from golfstats.runs import Run, merge_deals, merge_summaries
+from golfstats.runs import Run, merge_summaries
 from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
 
 #: Published winnability figures we can cite: (variant, fraction, deals, what, source).
@@ -33,14 +33,45 @@ PUBLISHED = (
 )
 
 
-def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]:
-    """Write everything the study keeps under ``config.out``; returns the paths."""
+#: Figures of the clairvoyant player that depend on which optimal line its solver picks
+#: (won, strokes and draws do not): left out of the study, which may span solvers.
+LINE_FIGURES = ("mean_points", "mean_n_moves", "mean_longest_chain")
+#: The paired comparisons the study prints: (A, B) on the same deals.
+COMPARED = ((CLAIRVOYANT, REFERENCE), (SAMPLING_POLICY, REFERENCE))
+
+
+def comparisons_of(tallies) -> list:
+    """The study's paired comparisons (``COMPARED``) from the runs' pair tallies."""
+    from golfstats.report.compare import comparison_from_tally
+    from golfstats.runs.tally import swapped
+
+    out = []
+    for t in tallies:
+        for pair in t.pairs.to_dicts():
+            if (pair["a"], pair["b"]) in COMPARED:
+                out.append(comparison_from_tally(pair))
+            elif (pair["b"], pair["a"]) in COMPARED:
+                out.append(comparison_from_tally(swapped(pair)))
+    return out
+
+
+def _without_line_figures(run: Run) -> Run:
+    summary = run.summary.with_columns(
+        pl.when(pl.col("policy") == CLAIRVOYANT).then(None).otherwise(pl.col(c)).alias(c)
+        for c in LINE_FIGURES)
+    return Run(run.path, summary, run.info, run.deal_files)
+
+
+def write_outputs(config, result, started: float) -> list[Path]:
+    """Write everything the study keeps under ``config.out`` from its ledger; returns the paths."""
     from golfstats.report import build_report, html
-    from golfstats.report.compare import compare_policies, comparison_table
+    from golfstats.report.compare import comparison_table
     from golfstats.report.par import par_from_hist, par_table
     from golfstats.report.tables import write_table
+    from golfstats.study.ledger import LEDGER
 
     out = Path(config.out)
+    runs = [_without_line_figures(t.as_run(out / LEDGER)) for t in result.tallies]
     summary = merge_summaries(runs)
     from golfstats.study.optimum_tables import ladder_chart, with_optimum
 
@@ -53,14 +84,7 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
 
     pars = [par_from_hist(r["variant"], r["policy"], r["stroke_hist"]) for r in summary.iter_rows(named=True)]
     par_df = par_table(pars)
-    deals = merge_deals(runs)
-    comparisons = []
-    for variant in summary["variant"].unique(maintain_order=True):
-        rows = deals.filter(pl.col("variant") == variant)
-        comparisons += compare_policies(rows, CLAIRVOYANT, REFERENCE)
-        if SAMPLING_POLICY in rows["policy"].unique().to_list():
-            comparisons += compare_policies(rows, SAMPLING_POLICY, REFERENCE)
-    cmp_df = comparison_table(comparisons)
+    cmp_df = comparison_table(comparisons_of(result.tallies))
 
     tables_dir = out / "tables"
     par_md = _par_markdown(par_df)
@@ -282,7 +306,10 @@ def study_record(config, result, seconds: float) -> dict:
         "command": " ".join(["golfstats", *sys.argv[1:]]) if sys.argv else "golfstats study",
         "config": cfg, "seed": config.seed, "rules_version": RULES_VERSION,
         "plan": [asdict(p) for p in result.plans],
-        "runs": [str(p) for p in result.runs], "seconds": round(seconds, 1),
+        "runs": [{"name": t.run.name, "n": t.run.n, "chunks": t.chunks, "chunks_done": t.chunks_done,
+                  "core_seconds": round(t.seconds, 1), "sittings": list(t.sittings)}
+                 for t in result.tallies],
+        "seconds": round(seconds, 1),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                     "python": platform.python_version()},
         "versions": {"golfstats": _version(), "numpy": numpy.__version__, "polars": pl.__version__,
