@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from golfstats.policies import REGISTRY
+    from golfstats.rules import parse_variant
 
     policies = args.policy or list(REGISTRY)
     print("command: " + shlex.join([sys.executable, *sys.argv]))
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="golfstats-numba-") as cache:
             cold, cold_cpu = _play(args.variant, name, cache)
             _, warm_cpu = _play(args.variant, name, cache)
-        recorded = REGISTRY[name.partition(":")[0]].compile_seconds
+        recorded = REGISTRY[name.partition(":")[0]].compile_estimate(parse_variant(args.variant))
         print(f"{name:<12} {cold:9.1f} {cold_cpu:9.1f} {warm_cpu:10.2f} {cold_cpu - warm_cpu:11.1f} "
               f"{recorded:8.0f}", flush=True)
     return 0

@@ -58,7 +58,8 @@ def terminal_run(tmp_path_factory):
 def test_simulate_on_a_terminal_shows_the_bar_and_the_rates(terminal_run):
     out, run = terminal_run
     _ok(run)
-    assert re.search(r"putt-putt .*1000/1000", run.text), run  # the bar, complete
+    assert "putt-putt: starting the workers" in run.text, run  # the bar, from the start
+    assert re.search(r"putt-putt .*1000/1000", run.text), run  # to the end
     assert "deals/s" in run.text and "ETA" in run.text, run
     for policy in ("greedy", "lookahead", "exact"):  # the running win rates, then the table
         assert re.search(rf"{policy}\s+\d+\.\d\d% \[\d+\.\d\d, \d+\.\d\d\] of [\d,]+", run.text), run
@@ -73,14 +74,12 @@ def test_a_cold_cache_is_announced_on_the_terminal_and_when_piped(tmp_path):
 
     cold = {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "GOLFSTATS_NUMBA_CACHE": None}
     notice = (f"putt-putt: compiling the kernels (first run only, about "
-              f"{REGISTRY['greedy'].compile_seconds:.0f} s)")
-    command = ["simulate", "--variant", "putt-putt", "-n", "400", "--policy", "greedy"]
+              f"{REGISTRY['greedy'].compile_estimate(parse_variant('putt-putt')):.0f} s)")
+    command = ["simulate", "--variant", "putt-putt", "-n", "400", "--policy", "greedy",
+               "--workers", "1"]
     first = run_on_pty(golfstats(*command, "--out", str(tmp_path / "first")), env=cold)
     _ok(first)
     assert notice in first.text, first
-    again = run_on_pty(golfstats(*command, "--out", str(tmp_path / "again")), env=cold)
-    _ok(again)
-    assert "compiling" not in again.text and "starting the workers" in again.text, again
     env = {k: v for k, v in {**os.environ, **cold}.items() if v is not None}
     piped = subprocess.run(golfstats(*command, "--out", str(tmp_path / "piped")), env=env,
                            capture_output=True, text=True, timeout=300)
@@ -89,6 +88,25 @@ def test_a_cold_cache_is_announced_on_the_terminal_and_when_piped(tmp_path):
     piped = subprocess.run(golfstats(*command, "--out", str(tmp_path / "piped-cold")), env=env,
                            capture_output=True, text=True, timeout=300)
     assert piped.returncode == 0 and notice in piped.stderr, piped.stderr
+
+
+def test_workers_share_a_cold_compile_out_longest_first(monkeypatch):
+    """Each policy to compile goes to the least loaded worker, the longest first; the
+    estimate is the largest share; nothing cold, no shares."""
+    from golfstats.sim import work
+
+    rules = parse_variant("putt-putt")
+    trio = policies_from_names(["greedy", "lookahead", "exact"])
+    monkeypatch.setattr(work, "_cached", lambda rules, policy: False)
+    shares, seconds = work.compile_share(rules, trio, 2)
+    assert [[p.name for p in share] for share in shares] == [["lookahead"], ["exact", "greedy"]]
+    assert seconds == max(trio[1].info.compile_estimate(rules),
+                          trio[0].info.compile_estimate(rules) + trio[2].info.compile_estimate(rules))
+    assert [len(s) for s in work.compile_share(rules, trio, 8)[0]] == [1, 1, 1]
+    monkeypatch.setattr(work, "_cached", lambda rules, policy: policy.name != "exact")
+    assert work.compile_share(rules, trio, 2) == ([(trio[2],)], trio[2].info.compile_estimate(rules))
+    monkeypatch.setattr(work, "_cached", lambda rules, policy: True)
+    assert work.compile_share(rules, trio, 2) == ([], 0.0)
 
 
 def test_simulate_interrupted_by_ctrl_c_then_resumed_on_a_terminal(tmp_path):
@@ -133,7 +151,7 @@ def test_study_plan_on_a_terminal(tmp_path):
     _ok(run)
     assert "pilot: 20 deals of 2 variants" in run.text, run
     assert re.search(r"black-hole .*20/20", run.text) and "deals/s" in run.text, run  # a bar
-    assert "plan: " in run.text and "strict: n = " in run.text, run
+    assert "plan: " in run.text and re.search(r"strict-n\d+-s\d+: 0 of [\d,]+ deals", run.text), run
 
 
 # ------------------------------------------------------------------ one deal at a time

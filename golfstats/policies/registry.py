@@ -2,7 +2,9 @@
 
 Adding a policy is one entry here, one kernel (or strategy), and one twin in
 ``golfstats.reference`` that the tests pair with it (``reference.twins.TWINS``); nothing
-in sim/, report/ or cli/ names a policy.
+in sim/, report/ or cli/ names a policy.  ``compile_seconds`` (golf, no stock) are the CPU
+seconds ``benchmarks/bench_compile.py`` measured on 2026-12-02 (putt-putt and black-hole;
+optimal on strict, goal win).
 """
 
 from __future__ import annotations
@@ -13,21 +15,22 @@ from golfstats.policies.strategies import ClairvoyantSolver, CompiledPlayer, Hon
 
 register(PolicyInfo(
     "random", "a uniformly random legal move", CompiledPlayer(RANDOM),
-    chunk_size=50_000, colour="#8c8c8c", marker="v"))
+    chunk_size=50_000, colour="#8c8c8c", marker="v", compile_seconds=(5, 5)))
 register(PolicyInfo(
     "greedy", "play whenever possible (tallest column first), otherwise draw",
-    CompiledPlayer(GREEDY), chunk_size=50_000, colour="#e6862a", marker="s"))
+    CompiledPlayer(GREEDY), chunk_size=50_000, colour="#e6862a", marker="s",
+    compile_seconds=(5, 5)))
 register(PolicyInfo(
     "lookahead", "best chain now, valued by expectation over the next `depth` draws "
     "(in Black Hole and All in a Row, where nothing is hidden, the exact line)",
     CompiledPlayer(LOOKAHEAD),
     params=(Param("depth", 1, "draws looked ahead", lo=1, hi=2),),
-    chunk_size=2_000, colour="#1f77b4", marker="o"))
+    chunk_size=2_000, colour="#1f77b4", marker="o", compile_seconds=(19, 54)))
 register(PolicyInfo(
     "sampling", "per chain, solve `samples` stock orders consistent with what it sees; play "
     "the best on average (samples spent by successive halving)", CompiledPlayer(SAMPLING),
     params=(Param("samples", 32, "stock orders sampled per decision", lo=1, hi=4096),),
-    chunk_size=100, colour="#2ca02c", marker="D", seconds_per_deal=0.8))
+    chunk_size=100, colour="#2ca02c", marker="D", seconds_per_deal=0.8, compile_seconds=(81, 81)))
 register(PolicyInfo(
     "optimal", "perfect play without peeking: the exact optimum for a player who sees "
     "everything but the stock order (docs/honest-play.md); rows carry the deal's exact win_p "
@@ -38,11 +41,11 @@ register(PolicyInfo(
                   "chance kept); strokes: the fewest expected strokes",
                   choices=("win", "win-strokes", "strokes")),),
     chunk_size=2, colour="#17becf", marker="P",
-    values=("win_p", "expected_strokes"), seconds_per_deal=30.0))
+    values=("win_p", "expected_strokes"), seconds_per_deal=30.0, compile_seconds=(32, 33)))
 register(PolicyInfo(
     "exact", "the clairvoyant exact solver (knows the stock order)", ClairvoyantSolver(),
     honest=False, chunk_size=250, colour="#7b2d8e", marker="*",
-    seconds_per_deal=0.004))
+    seconds_per_deal=0.004, compile_seconds=(7, 33)))
 
 #: What ``golfstats simulate`` plays when no policy is named: a simple honest player, a
 #: stronger one and the clairvoyant optimum.

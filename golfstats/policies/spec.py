@@ -95,8 +95,9 @@ class PolicyInfo:
     columns it fills (``golfstats.runs.DEAL_SCHEMA``); ``seconds_per_deal`` is the rough
     cost of one whole golf deal on one core at the default parameters (for planners and
     for tests that must stay quick; measured by ``benchmarks/``); ``compile_seconds``
-    is how long its kernels take to compile on a cold cache, one core, golf rules
-    (``benchmarks/bench_compile.py``): what a first run announces.
+    is how long its kernels take to compile on a cold cache, one core, in golf and in a
+    game without a stock (``benchmarks/bench_compile.py``; ``compile_estimate``): what a
+    first run announces.
     """
 
     name: str
@@ -109,13 +110,17 @@ class PolicyInfo:
     marker: str = "x"
     values: tuple[str, ...] = ()
     seconds_per_deal: float = 0.001
-    compile_seconds: float = 10.0
+    compile_seconds: tuple[float, float] = (10.0, 10.0)
 
     def param(self, name: str) -> Param:
         for p in self.params:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+    def compile_estimate(self, rules) -> float:
+        """Seconds to compile this policy's kernels for ``rules`` on a cold cache."""
+        return self.compile_seconds[0 if rules.layout.has_stock else 1]
 
     def help(self) -> str:
         extra = "; ".join(p.describe() for p in self.params)

@@ -339,13 +339,13 @@ Play = Callable[[RunSpec, list[Chunk], OnDone, OnReady, OnCompile], None]
 @contextlib.contextmanager
 def open_backend(backend: str, workers: int, scheduler: str | None,
                  log_level: int | str) -> Iterator[Play]:
-    """``play(spec, chunks, on_done, on_ready, on_compile)`` on ``backend``.  The dask
+    """``play(spec, chunks, on_done, on_ready, on_compile=None)`` on ``backend``.  The dask
     backend connects here, so an unreachable scheduler is refused before the run starts
     (its workers log their compile instead of calling ``on_compile``)."""
     if backend == "dask":
         with dask_client(scheduler, workers) as client:
-            yield lambda spec, chunks, on_done, on_ready, on_compile: run_dask(
+            yield lambda spec, chunks, on_done, on_ready, on_compile=None: run_dask(
                 spec, chunks, client, on_done, log_level, on_ready)
     else:
-        yield lambda spec, chunks, on_done, on_ready, on_compile: run_local(
+        yield lambda spec, chunks, on_done, on_ready, on_compile=None: run_local(
             spec, chunks, workers, on_done, log_level, on_ready, on_compile)

@@ -110,11 +110,11 @@ def _cached(rules, policy) -> bool:
 def compile_share(rules, policies, peers: int) -> tuple[list[tuple], float]:
     """The policies whose kernels are not in numba's cache, shared out among ``peers``
     workers: one tuple per worker (at most one per policy), the longest to compile
-    first, each to the least loaded worker (the registry's ``compile_seconds``); and the
+    first, each to the least loaded worker (the registry's ``compile_estimate``); and the
     largest share's seconds, the wall time of the compile (0 when nothing is cold).  Every
     worker computes the same shares."""
     cold = sorted((p for p in policies if not _cached(rules, p)),
-                  key=lambda p: (-p.info.compile_seconds, p.spec))
+                  key=lambda p: (-p.info.compile_estimate(rules), p.spec))
     if not cold:
         return [], 0.0
     shares: list[list] = [[] for _ in range(max(1, min(peers, len(cold))))]
@@ -122,7 +122,7 @@ def compile_share(rules, policies, peers: int) -> tuple[list[tuple], float]:
     for policy in cold:
         k = loads.index(min(loads))
         shares[k].append(policy)
-        loads[k] += policy.info.compile_seconds
+        loads[k] += policy.info.compile_estimate(rules)
     return [tuple(share) for share in shares], max(loads)
 
 

@@ -226,4 +226,5 @@ def play_run(ledger: Path, run: PlannedRun, workers: int, progress: bool,
             bar.advance(chunk.count)
             bar.count(report.wins, report.played)
 
-        play(spec, todo, on_done, None)
+        bar.starting()
+        play(spec, todo, on_done, bar.ready, bar.compiling)
