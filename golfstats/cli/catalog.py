@@ -89,7 +89,7 @@ def policies_command() -> None:
               markup=False)
 
 
-@rule_options("strict")
+@rule_options()
 @board_source(many=False)
 def deal_command(
     rules: Rules,

@@ -73,3 +73,32 @@ def outcome(won: bool, strokes: int, stock_left: int, has_stock: bool = True,
     if goal_win:
         return f"cannot be won (the line shown leaves {plural(strokes, 'card')})"
     return f"lost: {plural(strokes, 'card')} left, {plural(strokes, 'stroke')}"
+
+
+def print_blocks(blocks) -> None:
+    """A report's blocks (``report.doc``) on standard output: rich tables and bold answers
+    on a terminal, the same as plain text when piped (no markup, no colour codes)."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from golfstats.report.doc import Heading, Para
+
+    con = Console(highlight=False)
+    for block in blocks:
+        if isinstance(block, Heading):
+            con.print(Text(block.text, style="bold underline"))
+        elif isinstance(block, Para):
+            con.print(Text(block.text, style="bold" if block.strong else ""))
+        else:
+            table = Table(title=block.title or None, title_justify="left", box=box.SIMPLE_HEAD,
+                          title_style="italic")
+            for k, (name, numeric) in enumerate(zip(block.columns, block.numeric, strict=True)):
+                table.add_column(name, justify="right" if numeric else "left", no_wrap=k == 0,
+                                 min_width=max(map(len, name.split())))  # headers wrap at spaces
+            for row in block.rows:
+                table.add_row(*row)
+            con.print(table)
+            continue
+        con.print()

@@ -42,7 +42,7 @@ KeyOpt = Annotated[int | None, typer.Option(
          "key, as in simulate; 0 for files and PySol deals).")]
 
 
-@rule_options("strict")
+@rule_options()
 @board_source(many=True)
 def solve_command(
     rules: Rules,
@@ -136,7 +136,7 @@ MaxMemoryOpt = Annotated[float, typer.Option(
                                    "board is unresolved.")]
 
 
-@rule_options("strict")
+@rule_options()
 @board_source(many=True)
 def odds_command(
     rules: Rules,
@@ -215,7 +215,7 @@ def odds_command(
         raise typer.Exit(1)
 
 
-@rule_options("strict")
+@rule_options()
 @board_source(many=False)
 def hint_command(
     rules: Rules,
@@ -320,7 +320,7 @@ def _clairvoyant_hint(rules: Rules, item, json_out: bool) -> None:
               f"(a line of {plural(line.n_moves, 'move')}; see `golfstats solve`)", markup=False)
 
 
-@rule_options("strict")
+@rule_options()
 @board_source(many=False)
 def play_command(
     rules: Rules,
