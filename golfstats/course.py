@@ -72,12 +72,7 @@ class CourseError(ValueError):
 
 class CourseShort(CourseError):
     """The search stopped before the course was full (the deal or time limit, or a band
-    too rare for the limit); the message says how far it got and ``holes`` holds the
-    holes found."""
-
-    def __init__(self, message: str, holes: list[Hole]) -> None:
-        super().__init__(message)
-        self.holes = holes
+    too rare for the limit); the message says how far it got, the holes found included."""
 
 
 def date_seed(text: str) -> int:
@@ -231,11 +226,11 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
     def give_up(found: list[int]) -> None:
         stop = _stop(len(found), holes, examined, limit, started, time_limit, band, workers)
         if stop:
-            kept = ", ".join(map(str, found)) or "none"
+            got = (f"{len(found)} of {holes} holes found (deals {', '.join(map(str, found))})"
+                   if found else f"none of its {holes} holes found")
             raise CourseShort(f"{rules.id}, seed {seed}: {stop}"
                               + (f"; {skipped} deals unresolved, left out" if skipped else "")
-                              + f"; no {holes}-hole course (the holes found are deals {kept} "
-                              f"of seed {seed})", chosen)
+                              + f"; no course: {got}")
 
     with _Valuer(rules, workers if band else 1) as valuer:
         while len(chosen) < holes:

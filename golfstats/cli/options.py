@@ -104,6 +104,10 @@ def seed_option(help: str):
 
 
 SeedOpt = Annotated[int, seed_option("Seed of the deals: deal i depends only on (seed, i).")]
+KeyOpt = Annotated[int | None, typer.Option(
+    "--key", min=0,
+    help="Random key of the random and sampling policies (default: the seeded deal's own "
+         "key, as in simulate; 0 for files and PySol deals).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 

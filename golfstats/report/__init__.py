@@ -62,7 +62,7 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
                  + html.image_html(files.charts[chart.name][1], f"{chart.name} chart", chart.caption))
         sections.append((t.title, inner))
     if par:
-        blocks = par_section(runs)
+        blocks = ([doc.Para(status)] if status else []) + par_section(runs)
         (out_dir / "tables" / "par.md").write_text(doc.markdown(blocks))
         files.tables = sorted((out_dir / "tables").glob("*.*"))
         sections.append(("Par for 9 and 18 holes", doc.html(blocks)))

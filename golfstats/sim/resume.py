@@ -70,7 +70,12 @@ def stored_settings(run_dir: Path) -> Settings | None:
                         seed=int(identity["seed"]), goal=str(identity["goal"]),
                         chunk_size=int(stored["chunk_size"]))
     except (OSError, ValueError, KeyError, TypeError, RulesError, PolicyError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, OSError):
+            why = exc.strerror or str(exc)
+        elif isinstance(exc, KeyError):
+            why = f"it has no {exc}"
+        else:
+            why = str(exc)
         raise SimError(f"--resume: cannot read the run's settings from {run_json} ({why})") from None
 
 
