@@ -230,11 +230,11 @@ def test_optimum_values_unresolved_deals_again_with_a_larger_budget(tmp_path, mo
     plan = optimum.OptimumPlan("strict", 1, 0.3, orders=5, min_n=3, max_n=3, workers=1,
                                max_bytes=6_000)
     folder = optimum.run_dir(tmp_path, plan)
-    folder.mkdir(parents=True)
     kept = [{**_fake_value("strict", 1, i, 5), "resolved": i != 0, "peak_bytes": need}
             for i, need in ((0, 5_000), (1, 9), (2, 9_000))]
     kept[2]["resolved"] = False  # needs more than the new budget: left alone
-    pl.DataFrame(kept, schema=optimum.ROW_SCHEMA).write_parquet(folder / "part-000000.parquet")
+    for row in kept:
+        optimum._write_row(folder, row)
     result = optimum.run_optimum(plan, tmp_path)
     assert calls == [0]
     assert result.rows["resolved"].to_list() == [True, True, False] and result.unresolved == 1

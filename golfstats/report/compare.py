@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from golfstats.runs.tally import MATCH_FIELDS, ROUND_SIZES, match_counts, pair_tally_of, paired
 from golfstats.stats import Z95, wilson
 
 # ------------------------------------------------------------------ statistics
@@ -74,13 +75,17 @@ def newcombe_paired(a: int, b: int, c: int, d: int, z: float = Z95) -> tuple[flo
     return max(-1.0, low), min(1.0, high)
 
 
-def mean_interval(diffs: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """Mean of ``diffs`` and its normal-approximation 95% interval (fine for n >= 30)."""
-    n = diffs.size
-    mean = float(diffs.mean()) if n else float("nan")
+def mean_interval_of_sums(n: int, total: int | float, squares: int | float,
+                          z: float = Z95) -> tuple[float, float, float]:
+    """Mean of n values from their sum and sum of squares, and its normal-approximation
+    95% interval (fine for n >= 30); integer sums give an exact variance."""
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = total / n
     if n < 2:
         return mean, float("nan"), float("nan")
-    half = z * float(diffs.std(ddof=1)) / math.sqrt(n)
+    var = max(0.0, (squares * n - total * total) / (n * (n - 1)))
+    half = z * math.sqrt(var) / math.sqrt(n)
     return mean, mean - half, mean + half
 
 
@@ -88,7 +93,8 @@ def mean_interval(diffs: np.ndarray, z: float = Z95) -> tuple[float, float, floa
 
 @dataclass(frozen=True)
 class MatchPlay:
-    """Rounds of ``holes`` consecutive deals between A and B (an incomplete last round is dropped).
+    """Rounds of ``holes`` consecutive deals between A and B (an incomplete last round is
+    dropped; counted by ``runs.tally.match_counts``).
 
     Match play: the player who wins more holes (fewer strokes on the hole) wins the round;
     equal holes won halve it.  Stroke play: the lower round total wins.
@@ -109,15 +115,7 @@ class MatchPlay:
 
 def match_play(strokes_a: np.ndarray, strokes_b: np.ndarray, holes: int) -> MatchPlay:
     """Match play over rounds of ``holes`` consecutive deals (arrays in deal order)."""
-    rounds = len(strokes_a) // holes
-    a = np.asarray(strokes_a[:rounds * holes], np.int64).reshape(rounds, holes)
-    b = np.asarray(strokes_b[:rounds * holes], np.int64).reshape(rounds, holes)
-    won_a, won_b = (a < b).sum(axis=1), (b < a).sum(axis=1)
-    tot_a, tot_b = a.sum(axis=1), b.sum(axis=1)
-    return MatchPlay(
-        holes, rounds, int((won_a > won_b).sum()), int((won_b > won_a).sum()), int((won_a == won_b).sum()),
-        int(won_a.sum()), int(won_b.sum()), int((a == b).sum()),
-        int((tot_a < tot_b).sum()), int((tot_b < tot_a).sum()), int((tot_a == tot_b).sum()))
+    return MatchPlay(holes, **match_counts(strokes_a, strokes_b, holes))
 
 
 # ------------------------------------------------------------------ comparison
@@ -150,44 +148,34 @@ class Comparison:
     matches: dict[int, MatchPlay] = field(default_factory=dict)
 
 
-def paired(deals: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
-    """One row per deal both policies played: variant, seed, deal_index, won_a/b, strokes_a/b,
-    sorted by variant, seed and deal index."""
-    keys = ["variant", "seed", "deal_index"]
-    cols = [*keys, "won", "strokes"]
-    left = deals.filter(pl.col("policy") == a).select(cols).rename({"won": "won_a", "strokes": "strokes_a"})
-    right = deals.filter(pl.col("policy") == b).select(cols).rename({"won": "won_b", "strokes": "strokes_b"})
-    return left.join(right, on=keys, how="inner").sort(keys)
-
-
-def compare_pair(pairs: pl.DataFrame, variant: str, a: str, b: str,
-                 round_sizes: tuple[int, ...] = (9, 18)) -> Comparison:
-    """The comparison of one variant's paired rows (as made by ``paired``)."""
-    won_a, won_b = pairs["won_a"].to_numpy(), pairs["won_b"].to_numpy()
-    sa, sb = pairs["strokes_a"].to_numpy(), pairs["strokes_b"].to_numpy()
-    n = len(pairs)
-    both = int((won_a & won_b).sum())
-    only_a, only_b = int((won_a & ~won_b).sum()), int((~won_a & won_b).sum())
-    neither = n - both - only_a - only_b
+def comparison_from_tally(t: dict) -> Comparison:
+    """The comparison of a pair tally (``runs.tally``: one ``PAIR_SCHEMA`` row as a dict)."""
+    n, both, only_a, only_b, neither = t["n"], t["both"], t["only_a"], t["only_b"], t["neither"]
     low, high = newcombe_paired(both, only_a, only_b, neither) if n else (float("nan"),) * 2
     exact_p, chi2, chi2_p = mcnemar(only_a, only_b)
-    mean, mlow, mhigh = mean_interval((sa - sb).astype(float))
-    matches = {h: match_play(sa, sb, h) for h in round_sizes}
-    return Comparison(variant, a, b, n, both, only_a, only_b, neither,
-                      (both + only_a) / n if n else float("nan"), (both + only_b) / n if n else float("nan"),
-                      (only_a - only_b) / n if n else float("nan"), low, high, exact_p, chi2, chi2_p,
-                      float(sa.mean()) if n else float("nan"), float(sb.mean()) if n else float("nan"),
+    diff_sum = t["strokes_a_sum"] - t["strokes_b_sum"]
+    mean, mlow, mhigh = mean_interval_of_sums(n, diff_sum, t["diff_sq"])
+    matches = {h: MatchPlay(h, **{f: t[f"r{h}_{f}"] for f in MATCH_FIELDS}) for h in ROUND_SIZES}
+    nan = float("nan")
+    return Comparison(t["variant"], t["a"], t["b"], n, both, only_a, only_b, neither,
+                      (both + only_a) / n if n else nan, (both + only_b) / n if n else nan,
+                      (only_a - only_b) / n if n else nan, low, high, exact_p, chi2, chi2_p,
+                      t["strokes_a_sum"] / n if n else nan, t["strokes_b_sum"] / n if n else nan,
                       mean, mlow, mhigh, matches)
 
 
-def compare_policies(deals: pl.DataFrame, a: str, b: str,
-                     round_sizes: tuple[int, ...] = (9, 18)) -> list[Comparison]:
+def compare_pair(pairs: pl.DataFrame, variant: str, a: str, b: str) -> Comparison:
+    """The comparison of one variant's paired rows (as made by ``runs.tally.paired``)."""
+    return comparison_from_tally(pair_tally_of(pairs, variant, a, b))
+
+
+def compare_policies(deals: pl.DataFrame, a: str, b: str) -> list[Comparison]:
     """One ``Comparison`` per variant in ``deals`` where both policies played."""
     pairs = paired(deals, a, b)
     out = []
     for variant in pairs["variant"].unique(maintain_order=True):
         rows = pairs.filter(pl.col("variant") == variant)
-        out.append(compare_pair(rows, variant, a, b, round_sizes))
+        out.append(compare_pair(rows, variant, a, b))
     return out
 
 

@@ -303,7 +303,8 @@ def run_dask(spec: RunSpec, chunks: list[Chunk], client, on_done: OnDone, log_le
         try:
             rows = future.result()
             started = time.perf_counter()
-            write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
+            if spec.keep_rows:
+                write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
             on_done(chunk_done(spec, chunk, rows, time.perf_counter() - started))
         except Exception as exc:
             if failure is None:

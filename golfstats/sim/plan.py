@@ -172,6 +172,8 @@ class RunSpec:
     deals_dir: str
     metadata: tuple[tuple[str, str], ...]  # Parquet key-value metadata of every part
     before_chunk: Callable[[Chunk], None] | None = None  # SimConfig.before_chunk
+    keep_rows: bool = True  # write each chunk's rows as a part in ``deals_dir``
+    tallies: bool = False  # report each chunk's tallies (``runs.tally``) in its ChunkDone
 
     def part_metadata(self, chunk: Chunk) -> dict[str, str]:
         """Parquet key-value metadata of a part: the run's, plus which deals it holds."""

@@ -25,6 +25,10 @@ class ChunkDone:
     seconds: float
     wins: tuple[int, ...] = ()  # per policy, in the run's order: deals won
     played: tuple[int, ...] = ()  # and deals played to the end (not truncated)
+    #: The chunk's policy and pair tallies (``runs.tally``), when the run asks for them
+    #: (``RunSpec.tallies``): what the study keeps of a chunk.
+    tally: pl.DataFrame | None = None
+    pairs: pl.DataFrame | None = None
 
 
 def tally(rows: pl.DataFrame, specs: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -71,16 +75,26 @@ def warm_up(spec: RunSpec) -> float:
 
 
 def play_and_write(spec: RunSpec, chunk: Chunk) -> ChunkDone:
-    """Play ``chunk`` and write its part atomically (local workers share the run's disk)."""
+    """Play ``chunk`` and write its part atomically (local workers share the run's disk),
+    unless the run keeps no rows (``RunSpec.keep_rows``)."""
     from golfstats.runs.write import write_part
 
     started = time.perf_counter()
     rows = play_chunk(spec, chunk)
-    write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
+    if spec.keep_rows:
+        write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
     return chunk_done(spec, chunk, rows, time.perf_counter() - started)
 
 
 def chunk_done(spec: RunSpec, chunk: Chunk, rows: pl.DataFrame, seconds: float) -> ChunkDone:
-    """The report of a chunk whose ``rows`` are written."""
-    wins, played = tally(rows, tuple(p.spec for p in spec.policies))
-    return ChunkDone(chunk.index, rows.height, seconds, wins, played)
+    """The report of a chunk whose ``rows`` are written (or, without ``keep_rows``, dropped),
+    with its tallies when ``spec.tallies`` asks for them."""
+    from golfstats.runs.tally import pair_tallies
+    from golfstats.runs.tally import tally as policy_tally
+
+    specs = tuple(p.spec for p in spec.policies)
+    wins, played = tally(rows, specs)
+    if not spec.tallies:
+        return ChunkDone(chunk.index, rows.height, seconds, wins, played)
+    return ChunkDone(chunk.index, rows.height, seconds, wins, played, policy_tally(rows),
+                     pair_tallies(rows, specs))

@@ -16,8 +16,10 @@ minimum n keeps small).  A deal left unresolved by the memory budget is never dr
 win_p lies in [0, share] (no honest player beats the clairvoyant one on every order), so
 the interval reported is the union of the intervals with the one and with the other.
 
-Rows are kept in ``OUT/runs/optimal-VARIANT-sSEED-kORDERS/part-NNNNNN.parquet``, one file
-a batch, so a killed study continues where it stopped.  Each deal's computation has a
+Rows are kept in the study's ledger (``study.ledger``), one file a deal,
+``ledger/optimal-VARIANT-sSEED-kORDERS/deal-NNNNNN.json``, so a killed study continues
+where it stopped, on any machine; the stopping rule is checked only after whole batches,
+so an interrupted study values the same deals as an uninterrupted one.  Each deal's computation has a
 memory budget (``max_bytes``, 8 GB by default: putt-putt deals need 4-8 GB); a later
 sitting with a larger budget values the deals kept as unresolved again.
 """
@@ -33,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from golfstats.stats import MeanEstimate, plain_mean, regression_mean
+from golfstats.study.ledger import SITTING, read_json, write_json
 
 ESTIMATOR = "regression on the clairvoyant share"
 ROW_SCHEMA = {"deal_index": pl.Int64, "win_p": pl.Float64, "share": pl.Float64,
@@ -68,8 +71,31 @@ class OptimumResult:
         return self.regression.half_width <= self.target
 
 
-def run_dir(out: Path, plan: OptimumPlan) -> Path:
-    return out / f"optimal-{plan.variant}-s{plan.seed}-k{plan.orders}"
+def run_dir(ledger: Path, plan: OptimumPlan) -> Path:
+    return _folder(ledger, plan.variant, plan.seed, plan.orders)
+
+
+def _folder(ledger: Path, variant: str, seed: int, orders: int) -> Path:
+    return ledger / f"optimal-{variant}-s{seed}-k{orders}"
+
+
+def _deal_path(folder: Path, index: int) -> Path:
+    return folder / f"deal-{index:06d}.json"
+
+
+def read_rows(folder: Path) -> pl.DataFrame:
+    """The valued deals in ``folder``, by deal index (unreadable files are ignored)."""
+    rows = []
+    for path in sorted(folder.glob("deal-*.json")):
+        data = read_json(path)
+        if data is not None and set(ROW_SCHEMA) <= set(data):
+            rows.append({k: data[k] for k in ROW_SCHEMA})
+    return pl.DataFrame(rows, schema=ROW_SCHEMA, orient="row") if rows else pl.DataFrame(schema=ROW_SCHEMA)
+
+
+def valued_count(ledger: Path, variant: str, seed: int, orders: int) -> int:
+    """How many deals of ``variant`` the ledger holds valued (for the plan's progress)."""
+    return len(list(_folder(ledger, variant, seed, orders).glob("deal-*.json")))
 
 
 def value_deal(variant: str, seed: int, index: int, orders: int,
@@ -97,27 +123,22 @@ def value_deal(variant: str, seed: int, index: int, orders: int,
             "seconds": time.perf_counter() - started}
 
 
-def _write_part(part: pl.DataFrame, folder: Path, start: int) -> None:
-    tmp = folder / f".part-{start:06d}.parquet.tmp"
-    part.write_parquet(tmp)
-    tmp.rename(folder / f"part-{start:06d}.parquet")
+def _write_row(folder: Path, row: dict) -> None:
+    write_json(_deal_path(folder, row["deal_index"]), {**row, "sitting": SITTING})
 
 
-def _retry_unresolved(folder: Path, plan: OptimumPlan, say: Callable[[str], None]) -> None:
+def _retry_unresolved(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, say: Callable[[str], None]
+                      ) -> pl.DataFrame:
     """Value again the kept deals left unresolved under a smaller memory budget than the
     plan's (a deal's ``peak_bytes`` is at least what it would have needed)."""
-    for path in sorted(folder.glob("part-*.parquet")):
-        part = pl.read_parquet(path)
-        again = part.filter(~pl.col("resolved") & (pl.col("peak_bytes") < plan.max_bytes))
-        if again.is_empty():
-            continue
-        say(f"  optimal {plan.variant}: valuing {again.height} unresolved deals again "
-            f"with {plan.max_bytes / 1e9:.0f} GB")
-        fresh = {r["deal_index"]: r for r in (
-            value_deal(plan.variant, plan.seed, int(i), plan.orders, plan.max_bytes)
-            for i in again["deal_index"])}
-        rows = [fresh.get(r["deal_index"], r) for r in part.iter_rows(named=True)]
-        _write_part(pl.DataFrame(rows, schema=ROW_SCHEMA), folder, int(path.stem.split("-")[1]))
+    again = rows.filter(~pl.col("resolved") & (pl.col("peak_bytes") < plan.max_bytes))
+    if again.is_empty():
+        return rows
+    say(f"  optimal {plan.variant}: valuing {again.height} unresolved deals again "
+        f"with {plan.max_bytes / 1e9:.0f} GB")
+    for i in again["deal_index"]:
+        _write_row(folder, value_deal(plan.variant, plan.seed, int(i), plan.orders, plan.max_bytes))
+    return read_rows(folder)
 
 
 def _value_task(task) -> dict:
@@ -140,41 +161,49 @@ def estimate(rows: pl.DataFrame, exact_rate: float) -> tuple[MeanEstimate, MeanE
     return out[0], out[1], int((~resolved).sum())
 
 
-def run_optimum(plan: OptimumPlan, out: Path, say: Callable[[str], None] = lambda _m: None
+def run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None] = lambda _m: None
                 ) -> OptimumResult:
     """Value deals of ``plan.variant`` until the target is met (see the module doc)."""
-    folder = run_dir(out, plan)
+    folder = run_dir(ledger, plan)
     folder.mkdir(parents=True, exist_ok=True)
     pool = None
     try:
-        _retry_unresolved(folder, plan, say)
-        parts = sorted(folder.glob("part-*.parquet"))
-        rows = (pl.read_parquet(parts) if parts else pl.DataFrame(schema=ROW_SCHEMA)).sort("deal_index")
+        rows = _retry_unresolved(folder, plan, read_rows(folder), say)
         valued = False  # a batch valued in this call: report the estimate
         while True:
-            n = rows.height
+            n = _prefix(rows)
+            rows = rows.filter(pl.col("deal_index") < n)
+            whole = n % plan.batch == 0 or n >= plan.max_n  # the rule is checked after whole batches
             regression, plain, unresolved = estimate(rows, plan.exact_rate) if n >= 3 else (None,) * 3
-            if valued:
+            if valued and whole:
                 line = f"  optimal {plan.variant}: {n} deals valued"
                 if regression is not None:
                     line += (f", mean win_p {regression.mean:.4f} [{regression.low:.4f}, "
                              f"{regression.high:.4f}] (plain {plain.mean:.4f} +/- {plain.half_width:.4f})")
                 say(line)
-            if regression is not None and n >= plan.min_n and (
+            if whole and regression is not None and n >= plan.min_n and (
                     regression.half_width <= plan.target or n >= plan.max_n):
                 return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target)
             if pool is None and plan.workers > 1:
                 import multiprocessing as mp
 
                 pool = mp.get_context("spawn").Pool(plan.workers)
-            stop = min(n + plan.batch, plan.max_n)
+            stop = min((n // plan.batch + 1) * plan.batch, plan.max_n)
             tasks = [(plan.variant, plan.seed, i, plan.orders, plan.max_bytes) for i in range(n, stop)]
-            batch = list(pool.imap(_value_task, tasks) if pool else map(_value_task, tasks))
-            part = pl.DataFrame(batch, schema=ROW_SCHEMA)
-            _write_part(part, folder, n)
-            rows = pl.concat([rows, part])
+            for row in (pool.imap(_value_task, tasks) if pool else map(_value_task, tasks)):
+                _write_row(folder, row)
+            rows = read_rows(folder)
             valued = True
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
+
+
+def _prefix(rows: pl.DataFrame) -> int:
+    """How many deals 0, 1, 2, ... are valued without a gap."""
+    have = set(rows["deal_index"].to_list())
+    n = 0
+    while n in have:
+        n += 1
+    return n

@@ -10,37 +10,101 @@ import platform
 import string
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import polars as pl
 
 from golfstats.policies import policy_order
 from golfstats.report.tables import markdown, percent
-from golfstats.runs import Run, merge_deals, merge_summaries
+from golfstats.runs import Run, merge_summaries
+from golfstats.stats import Z95, wilson
 from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
 
-#: Published winnability figures we can cite: (variant, fraction, deals, what, source).
+
+@dataclass(frozen=True)
+class Published:
+    """A published winnability figure: ``value`` over ``deals`` deals (None when the source
+    does not say), or a figure rounded to ``rounding`` (its uncertainty then taken as
+    uniform over +/- rounding)."""
+
+    variant: str
+    value: float
+    deals: int | None
+    what: str
+    source: str
+    rounding: float = 0.0
+
+    def interval(self) -> tuple[float, float]:
+        if self.deals:
+            return wilson(round(self.value * self.deals), self.deals)
+        return self.value - self.rounding, self.value + self.rounding
+
+    def variance(self) -> float:
+        """Of the published figure: binomial over its deals, or uniform rounding error."""
+        if self.deals:
+            return self.value * (1 - self.value) / self.deals
+        return self.rounding ** 2 / 3
+
+
+_WIKI_GOLF = ("Wikipedia, \"Golf (patience)\" (a whole percent; the sample size is not given "
+              "there)")
+#: Published winnability figures we can cite (all clairvoyant: the solver knows the stock).
 PUBLISHED = (
-    ("black-hole", 0.869413, 1_000_000,
-     "869,413 of the first million PySolFC deals solvable (Shlomi Fish's black-hole-solver)",
-     "Wikipedia, \"Black Hole (solitaire)\", section Solvers and Solvability Statistics"),
-    ("black-hole", 0.875, 2_500, "87.5% of 2,500 deals (Gent et al.'s solvers)",
-     "as reported by Jan Wolter, \"Experimental Analysis of Black Hole and All-In-A-Row "
-     "Solitaire\", politaire.com, 7 Dec 2014"),
-    ("all-in-a-row", 0.671, 1_000_000, "67.1% of the first million PySol deals (Shlomi Fish's solver)",
-     "as reported by Jan Wolter, ibid."),
+    Published("strict", 0.26, None, "about 26% of deals possible to win", _WIKI_GOLF, 0.005),
+    Published("queens-on-kings", 0.45, None, "45% if Queens may be played on Kings", _WIKI_GOLF, 0.005),
+    Published("putt-putt", 0.93, None, "93% if turning the corner is allowed", _WIKI_GOLF, 0.005),
+    Published("black-hole", 0.869413, 1_000_000,
+              "869,413 of the first million PySolFC deals solvable (Shlomi Fish's black-hole-solver)",
+              "Wikipedia, \"Black Hole (solitaire)\", section Solvers and Solvability Statistics"),
+    Published("black-hole", 0.875, 2_500, "87.5% of 2,500 deals (Gent et al.'s solvers)",
+              "as reported by Jan Wolter, \"Experimental Analysis of Black Hole and All-In-A-Row "
+              "Solitaire\", politaire.com, 7 Dec 2014"),
+    Published("all-in-a-row", 0.671, 1_000_000,
+              "67.1% of the first million PySol deals (Shlomi Fish's solver)",
+              "as reported by Jan Wolter, ibid.", 0.0005),
 )
 
 
-def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]:
-    """Write everything the study keeps under ``config.out``; returns the paths."""
+#: Figures of the clairvoyant player that depend on which optimal line its solver picks
+#: (won, strokes and draws do not): left out of the study, which may span solvers.
+LINE_FIGURES = ("mean_points", "mean_n_moves", "mean_longest_chain")
+#: The paired comparisons the study prints: (A, B) on the same deals.
+COMPARED = ((CLAIRVOYANT, REFERENCE), (SAMPLING_POLICY, REFERENCE))
+
+
+def comparisons_of(tallies) -> list:
+    """The study's paired comparisons (``COMPARED``) from the runs' pair tallies."""
+    from golfstats.report.compare import comparison_from_tally
+    from golfstats.runs.tally import swapped
+
+    out = []
+    for t in tallies:
+        for pair in t.pairs.to_dicts():
+            if (pair["a"], pair["b"]) in COMPARED:
+                out.append(comparison_from_tally(pair))
+            elif (pair["b"], pair["a"]) in COMPARED:
+                out.append(comparison_from_tally(swapped(pair)))
+    return out
+
+
+def _without_line_figures(run: Run) -> Run:
+    summary = run.summary.with_columns(
+        pl.when(pl.col("policy") == CLAIRVOYANT).then(None).otherwise(pl.col(c)).alias(c)
+        for c in LINE_FIGURES)
+    return Run(run.path, summary, run.info, run.deal_files)
+
+
+def write_outputs(config, result, started: float) -> list[Path]:
+    """Write everything the study keeps under ``config.out`` from its ledger; returns the paths."""
     from golfstats.report import build_report, html
-    from golfstats.report.compare import compare_policies, comparison_table
+    from golfstats.report.compare import comparison_table
     from golfstats.report.par import par_from_hist, par_table
     from golfstats.report.tables import write_table
+    from golfstats.study.ledger import LEDGER
 
     out = Path(config.out)
+    runs = [_without_line_figures(t.as_run(out / LEDGER)) for t in result.tallies]
     summary = merge_summaries(runs)
     from golfstats.study.optimum_tables import ladder_chart, with_optimum
 
@@ -53,14 +117,7 @@ def write_outputs(config, result, runs: list[Run], started: float) -> list[Path]
 
     pars = [par_from_hist(r["variant"], r["policy"], r["stroke_hist"]) for r in summary.iter_rows(named=True)]
     par_df = par_table(pars)
-    deals = merge_deals(runs)
-    comparisons = []
-    for variant in summary["variant"].unique(maintain_order=True):
-        rows = deals.filter(pl.col("variant") == variant)
-        comparisons += compare_policies(rows, CLAIRVOYANT, REFERENCE)
-        if SAMPLING_POLICY in rows["policy"].unique().to_list():
-            comparisons += compare_policies(rows, SAMPLING_POLICY, REFERENCE)
-    cmp_df = comparison_table(comparisons)
+    cmp_df = comparison_table(comparisons_of(result.tallies))
 
     tables_dir = out / "tables"
     par_md = _par_markdown(par_df)
@@ -183,21 +240,24 @@ def _compare_markdown(cmp_df: pl.DataFrame) -> str:
 
 
 def _published_markdown(summary: pl.DataFrame) -> str:
-    lines = ["| variant | published | our exact win rate (95% CI) | agreement | source |",
-             "|---|---|---|---|---|"]
-    for variant, value, deals, what, source in PUBLISHED:
-        row = summary.filter((pl.col("variant") == variant) & (pl.col("policy") == CLAIRVOYANT))
+    lines = ["| variant | published | its 95% interval | our exact win rate (95% interval), n | z | "
+             "agreement | source |", "|---|---|---|---|---:|---|---|"]
+    for pub in PUBLISHED:
+        row = summary.filter((pl.col("variant") == pub.variant) & (pl.col("policy") == CLAIRVOYANT))
+        low, high = pub.interval()
+        theirs = f"{percent(low, 2)}-{percent(high, 2)}" + ("" if pub.deals else " (rounding)")
         if row.is_empty():
-            ours, verdict = "not run", ""
-        else:
-            r = row.row(0, named=True)
-            ours = (f"{percent(r['win_rate'], 2)} ({percent(r['ci_low'], 2)}-"
-                    f"{percent(r['ci_high'], 2)}), n={r['n']}")
-            # the published figure has its own sampling error: sd sqrt(p(1-p)/deals)
-            se = ((r["ci_high"] - r["ci_low"]) / 3.92) ** 2 + value * (1 - value) / deals
-            z = (r["win_rate"] - value) / se ** 0.5 if se > 0 else 0.0
-            verdict = ("consistent" if abs(z) < 1.96 else "differs") + f" (z = {z:+.1f})"
-        lines.append(f"| {variant} | {what} | {ours} | {verdict} | {source} |")
+            lines.append(f"| {pub.variant} | {pub.what} | {theirs} | not run | | | {pub.source} |")
+            continue
+        r = row.row(0, named=True)
+        ours = (f"{percent(r['win_rate'], 2)} ({percent(r['ci_low'], 2)}-{percent(r['ci_high'], 2)}), "
+                f"{r['n']:,}")
+        # both sampling errors: ours from the Wilson half-width, theirs from its deals or rounding
+        var = ((r["ci_high"] - r["ci_low"]) / (2 * Z95)) ** 2 + pub.variance()
+        z = (r["win_rate"] - pub.value) / var ** 0.5 if var > 0 else 0.0
+        verdict = "consistent" if abs(z) < Z95 else "differs"
+        lines.append(f"| {pub.variant} | {pub.what} | {theirs} | {ours} | {z:+.1f} | {verdict} | "
+                     f"{pub.source} |")
     return "\n".join(lines) + "\n"
 
 
@@ -283,7 +343,10 @@ def study_record(config, result, seconds: float) -> dict:
         "command": " ".join(["golfstats", *sys.argv[1:]]) if sys.argv else "golfstats study",
         "config": cfg, "seed": config.seed, "rules_version": RULES_VERSION,
         "plan": [asdict(p) for p in result.plans],
-        "runs": [str(p) for p in result.runs], "seconds": round(seconds, 1),
+        "runs": [{"name": t.run.name, "n": t.run.n, "chunks": t.chunks, "chunks_done": t.chunks_done,
+                  "core_seconds": round(t.seconds, 1), "sittings": list(t.sittings)}
+                 for t in result.tallies],
+        "seconds": round(seconds, 1),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                     "python": platform.python_version()},
         "versions": {"golfstats": _version(), "numpy": numpy.__version__, "polars": pl.__version__,

@@ -187,11 +187,16 @@ def sampling_seconds(config: StudyConfig) -> float:
     return config.scaled(config.sampling_n, 10) * SAMPLING_COST / config.workers / PARALLEL_EFFICIENCY
 
 
-def estimate_seconds(plans: list[VariantPlan], config: StudyConfig) -> float:
-    """Estimated wall time of the main and sampling runs."""
-    sampling = (len(config.sampling_variants) * config.scaled(config.sampling_n, 10) * SAMPLING_COST
-                / (config.workers * PARALLEL_EFFICIENCY))
-    return sum(p.est_seconds for p in plans) + sampling
+#: Seconds of one core a chunk of the study takes (about): small enough that a killed
+#: sitting loses little, large enough that the ledger keeps few files.
+CHUNK_SECONDS = 60.0
+#: Chunks start at multiples of this (rounds of 9 and 18 holes never straddle two).
+ROUND = 18
+
+
+def chunk_size(seconds_per_deal: float) -> int:
+    """Deals per chunk of a study run costing ``seconds_per_deal`` on one core."""
+    return ROUND * max(1, round(CHUNK_SECONDS / (ROUND * max(seconds_per_deal, 1e-9))))
 
 
 def cost_per_deal(run: Run, has_stock: bool) -> float:

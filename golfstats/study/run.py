@@ -1,9 +1,9 @@
-"""Running the study: the pilot, the planned runs (reused, resumed or made by
-``golfstats.sim.run_or_reuse``), then the outputs (``study.outputs``)."""
+"""Running the study: the plan (kept in the ledger, else made from a pilot), the planned
+runs' missing chunks (``study.ledger``), the optimum's missing deals, then the outputs
+(``study.outputs``), all from the ledger."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -12,39 +12,52 @@ from pathlib import Path
 import polars as pl
 
 from golfstats.runs import load_run
+from golfstats.study.ledger import (
+    LEDGER,
+    PLAN_FILE,
+    PlannedRun,
+    RunTallies,
+    play_run,
+    read_json,
+    run_tallies,
+    write_json,
+)
 from golfstats.study.plan import (
     CLAIRVOYANT,
+    HONEST_COST_CAP,
+    REFERENCE,
+    SAMPLING_COST,
     SAMPLING_POLICY,
     STUDY_POLICIES,
     StudyConfig,
     VariantPlan,
+    chunk_size,
     cost_per_deal,
-    estimate_seconds,
     optimal_seconds,
     plan_sizes,
     sampling_seconds,
 )
 
 
-def _optimum(config: StudyConfig, plans: list[VariantPlan], runs_dir: Path,
+def _optimum(config: StudyConfig, plans: list[VariantPlan], tallies: list[RunTallies],
              say: Callable[[str], None], parts: _Parts) -> list:
     """Perfect play without peeking on the plain king rules (``study.optimum``), its
     covariate's mean the exact win rate of the rule set's main run."""
     from golfstats.study.optimum import OptimumPlan, run_optimum
 
     results = []
-    sizes = {p.variant: p.n for p in plans}
+    main = {t.run.variant: t for t in tallies if t.run.policies == STUDY_POLICIES}
     for variant in config.optimal_variants:
-        if variant not in sizes:
+        if variant not in main:
             continue
-        main = load_run(runs_dir / f"{variant}-n{sizes[variant]}-s{config.seed}")
-        exact = main.summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
+        summary = main[variant].as_run(config.out / LEDGER).summary
+        exact = summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
         plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
                            config.scaled(config.optimal_min_n, 3), config.scaled(config.optimal_max_n, 3),
                            config.optimal_target, workers=config.workers,
                            max_bytes=config.optimal_max_bytes)
         parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
-        results.append(run_optimum(plan, runs_dir, say))
+        results.append(run_optimum(plan, config.out / LEDGER, say))
     return results
 
 
@@ -72,7 +85,7 @@ class _Parts:
         if self._began is None:
             return
         took, planned = time.perf_counter() - self._began, self._estimates[self._k - 1]
-        if took > 0.05 * planned:  # played here, not reused
+        if planned > 1.0 and took > 0.05 * planned:  # played here, not reused
             self._spent += took
             self._planned += planned
         self._began = None
@@ -82,104 +95,133 @@ class StudyError(RuntimeError):
     """A study that cannot run (a failed run)."""
 
 
-#: The plan of a study, kept beside its runs so that every sitting runs the same sizes.
-PLAN_FILE = "plan.json"
-
-
-def _kept_plan(config: StudyConfig, path: Path) -> list[VariantPlan] | None:
-    """The plan an earlier sitting made with the same settings, or None."""
-    try:
-        kept = json.loads(path.read_text())
-    except (OSError, ValueError):
+def _kept_plan(config: StudyConfig, ledger: Path) -> tuple[list[VariantPlan], list[PlannedRun]] | None:
+    """The plan an earlier sitting made with the same settings (``ledger/plan.json``), or None."""
+    kept = read_json(ledger / PLAN_FILE)
+    if not kept or kept.get("key") != config.plan_key():
         return None
-    if kept.get("key") != config.plan_key():
-        return None
-    return [VariantPlan(**p) for p in kept["plans"]]
+    return ([VariantPlan(**p) for p in kept["plans"]],
+            [PlannedRun(**{**r, "policies": tuple(r["policies"])}) for r in kept["runs"]])
 
 
-def _simulate(rules_id: str, policies: tuple[str, ...], n: int, seed: int, out: Path,
-              config: StudyConfig) -> Path:
-    """Run, resume or reuse the simulate run in ``out``."""
+def _pilot_run(rules_id: str, n: int, config: StudyConfig) -> Path:
+    """Run, resume or reuse a pilot's simulate run (kept in the ignored ``OUT/runs/pilot``)."""
     from golfstats.policies import policies_from_names
     from golfstats.rules import parse_variant
     from golfstats.sim import SimConfig, run_or_reuse
 
-    sim = SimConfig(rules=parse_variant(rules_id), policies=policies_from_names(policies),
-                    n=n, seed=seed, goal="strokes", workers=config.workers, out=out)
+    out = config.out / "runs" / "pilot" / f"{rules_id}-n{n}-s{config.seed}"
+    sim = SimConfig(rules=parse_variant(rules_id), policies=policies_from_names(STUDY_POLICIES),
+                    n=n, seed=config.seed, goal="strokes", workers=config.workers, out=out)
     try:
         return Path(run_or_reuse(sim, progress=config.progress,
                                  log_file=config.out / "runs" / "study.log"))
     except Exception as exc:  # SimError and worker failures: one line, the run is kept
-        raise StudyError(f"simulate {rules_id} n={n} failed: {exc}") from exc
+        raise StudyError(f"pilot of {rules_id} n={n} failed: {exc}") from exc
+
+
+def _make_plan(config: StudyConfig, say: Callable[[str], None]
+               ) -> tuple[list[VariantPlan], list[PlannedRun]]:
+    """The pilot, then the plan (written to the ledger, so every later sitting runs it)."""
+    from golfstats.rules import parse_variant
+
+    started = time.perf_counter()
+    pilot_n = config.scaled(config.pilot_n)
+    pilots: dict[str, tuple[int, int, float]] = {}
+    say(f"pilot: {pilot_n} deals of {len(config.variants)} variants with {', '.join(STUDY_POLICIES)}")
+    for variant in config.variants:
+        run = load_run(_pilot_run(variant, pilot_n, config))
+        exact = run.summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
+        has_stock = parse_variant(variant).layout.has_stock
+        pilots[variant] = (exact["n"], exact["wins"], cost_per_deal(run, has_stock))
+        say(f"  {variant}: exact won {exact['wins']}/{exact['n']}, "
+            f"{1000 * pilots[variant][2]:.1f} ms/deal for the four policies")
+    plans = plan_sizes(pilots, config, time.perf_counter() - started)
+    runs = planned_runs(config, plans)
+    write_json(config.out / LEDGER / PLAN_FILE, {
+        "key": config.plan_key(), "plans": [asdict(p) for p in plans], "runs": [asdict(r) for r in runs]})
+    return plans, runs
+
+
+def planned_runs(config: StudyConfig, plans: list[VariantPlan]) -> list[PlannedRun]:
+    """The main run of every variant, then the sampling runs (sampling beside the reference
+    player, so that their comparison is paired within one run)."""
+    runs = [PlannedRun(f"{p.variant}-n{p.n}-s{config.seed}", p.variant, STUDY_POLICIES, p.n,
+                       config.seed, chunk_size(p.seconds_per_deal)) for p in plans]
+    n = config.scaled(config.sampling_n, 10)
+    runs += [PlannedRun(f"{v}-sampling-n{n}-s{config.seed}", v, (SAMPLING_POLICY, REFERENCE), n,
+                        config.seed, chunk_size(SAMPLING_COST + HONEST_COST_CAP))
+             for v in config.sampling_variants]
+    return runs
 
 
 @dataclass
 class StudyResult:
     out: Path
     plans: list[VariantPlan]
-    runs: list[Path]
+    tallies: list[RunTallies]
     seconds: float
     files: list[Path] = field(default_factory=list)
     optimum: list = field(default_factory=list)  # study.optimum.OptimumResult per rule set
 
 
+def _progress_lines(config: StudyConfig, plans: list[VariantPlan], runs: list[PlannedRun],
+                    say: Callable[[str], None]) -> list[float]:
+    """Say what the ledger holds and what is left of each part; returns the parts' estimated
+    seconds left (runs, then the optimum)."""
+    ledger = config.out / LEDGER
+    estimates = {p.variant: p.est_seconds for p in plans}
+    left = []
+    say(f"plan: {sum(r.n for r in runs)} deals in {len(runs)} runs; the ledger {ledger} holds:")
+    for run in runs:
+        t = run_tallies(ledger, run)
+        whole = estimates.get(run.variant) if run.policies == STUDY_POLICIES else sampling_seconds(config)
+        part_left = whole * (1 - t.deals_done / run.n)
+        left.append(part_left)
+        state = "done" if t.complete else f"~{part_left / 60:.1f} min left"
+        say(f"  {run.name}: {t.deals_done:,} of {run.n:,} deals ({t.chunks_done}/{t.chunks} chunks), {state}")
+    for variant in config.optimal_variants:
+        from golfstats.study.optimum import valued_count
+
+        valued = valued_count(ledger, variant, config.seed, config.optimal_orders)
+        least = config.scaled(config.optimal_min_n, 3)
+        per_deal = optimal_seconds(variant, config) / least
+        part_left = max(0, least - valued) * per_deal
+        left.append(part_left)
+        say(f"  optimal on {variant}: {valued} deals valued, at least {least} (more if the interval "
+            f"needs them, at most {config.scaled(config.optimal_max_n, 3)}), ~{part_left / 60:.0f} min left")
+    say(f"about {sum(left) / 60:.0f} min left in all on {config.workers} workers")
+    return left
+
+
 def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) -> StudyResult:
     """Run the whole study (see the module doc); ``note`` receives progress lines."""
-    from golfstats.rules import parse_variant
-
     say = note or (lambda _msg: None)
     started = time.perf_counter()
-    runs_dir = config.out / "runs"
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    pilot_n = config.scaled(config.pilot_n)
-    pilots: dict[str, tuple[int, int, float]] = {}
-    say(f"pilot: {pilot_n} deals of {len(config.variants)} variants with {', '.join(STUDY_POLICIES)}")
-    for variant in config.variants:
-        run = load_run(_simulate(variant, STUDY_POLICIES, pilot_n, config.seed,
-                                 runs_dir / "pilot" / f"{variant}-n{pilot_n}-s{config.seed}", config))
-        exact = run.summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
-        has_stock = parse_variant(variant).layout.has_stock
-        pilots[variant] = (exact["n"], exact["wins"], cost_per_deal(run, has_stock))
-        say(f"  {variant}: exact won {exact['wins']}/{exact['n']}, "
-            f"{1000 * pilots[variant][2]:.1f} ms/deal for the four policies")
-    plans = _kept_plan(config, runs_dir / PLAN_FILE)
-    if plans is None:
-        plans = plan_sizes(pilots, config, time.perf_counter() - started)
-        (runs_dir / PLAN_FILE).write_text(json.dumps(
-            {"key": config.plan_key(), "plans": [asdict(p) for p in plans]}, indent=2) + "\n")
+    ledger = config.out / LEDGER
+    (config.out / "runs").mkdir(parents=True, exist_ok=True)
+    kept = _kept_plan(config, ledger)
+    if kept is None:
+        plans, runs = _make_plan(config, say)
     else:
-        say(f"plan: kept from {runs_dir / PLAN_FILE} (made by an earlier sitting)")
-    say(f"plan: {sum(p.n for p in plans)} deals in all, about "
-        f"{estimate_seconds(plans, config) / 60:.0f} min on {config.workers} workers")
-    for p in plans:
-        say(f"  {p.variant}: n = {p.n} (needs {p.n_required} at p = {p.p_plan:.3f}), "
-            f"~{p.est_seconds / 60:.1f} min")
-    for variant in config.optimal_variants:
-        say(f"  optimal on {variant}: at least {config.scaled(config.optimal_min_n, 3)} deals "
-            f"valued exactly, ~{optimal_seconds(variant, config) / 60:.0f} min (more if the "
-            f"interval needs them, at most {config.scaled(config.optimal_max_n, 3)})")
+        plans, runs = kept
+        say(f"plan: kept from {ledger / PLAN_FILE}")
+    left = _progress_lines(config, plans, runs, say)
     if config.plan_only:
         return StudyResult(config.out, plans, [], time.perf_counter() - started)
 
-    sampling_n = config.scaled(config.sampling_n, 10)
-    parts = _Parts([p.est_seconds for p in plans]
-                   + [sampling_seconds(config) for _ in config.sampling_variants]
-                   + [optimal_seconds(v, config) for v in config.optimal_variants], say)
-    run_dirs = []
-    for p in plans:
-        parts.begin(f"run {p.variant}, n = {p.n}")
-        run_dirs.append(_simulate(p.variant, STUDY_POLICIES, p.n, config.seed,
-                                  runs_dir / f"{p.variant}-n{p.n}-s{config.seed}", config))
-    for variant in config.sampling_variants:
-        parts.begin(f"run {variant} with {SAMPLING_POLICY}, n = {sampling_n}")
-        name = f"{variant}-sampling-n{sampling_n}-s{config.seed}"
-        run_dirs.append(_simulate(variant, (SAMPLING_POLICY,), sampling_n, config.seed,
-                                  runs_dir / name, config))
-    result = StudyResult(config.out, plans, run_dirs, 0.0)
-    result.optimum = _optimum(config, plans, runs_dir, say, parts)
+    parts = _Parts(left, say)
+    for run in runs:
+        parts.begin(f"run {run.name}")
+        try:
+            play_run(ledger, run, config.workers, config.progress, config.out / "runs" / "study.log", say)
+        except Exception as exc:  # SimError and worker failures: one line, the chunks are kept
+            raise StudyError(f"run {run.name} failed: {exc}") from exc
+    result = StudyResult(config.out, plans, [run_tallies(ledger, r) for r in runs], 0.0)
+    result.optimum = _optimum(config, plans, result.tallies, say, parts)
     say("writing tables, charts, report.html and README.md")
     from golfstats.study.outputs import write_outputs
 
-    result.files = write_outputs(config, result, [load_run(d) for d in run_dirs], started)
+    result.files = write_outputs(config, result, started)
     result.seconds = time.perf_counter() - started
     return result

@@ -1,0 +1,134 @@
+"""Tallies add, and a study interrupted and continued from its ledger alone (what a fresh
+clone holds) gives the figures of an uninterrupted one.
+
+Tallies are checked against the deal rows they summarise (numpy on the rows, and the
+paired comparison of the rows themselves); the study is run at a tiny scale with chunks
+of 18 deals, its optimum part valued by a stand-in (the plumbing is under test here, the
+values in test_odds and test_honest_twin).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import polars as pl
+import pytest
+from run_fixtures import deal_rows
+
+from golfstats.report.compare import compare_policies, comparison_from_tally
+from golfstats.rules import parse_variant
+from golfstats.runs.tally import (
+    merge_pair_tallies,
+    merge_tallies,
+    pair_tallies,
+    summary_of,
+    swapped,
+    tally,
+)
+from golfstats.study import StudyConfig, run_study
+
+POLICIES = ("greedy", "lookahead", "exact")
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return deal_rows(parse_variant("putt-putt"), POLICIES, 90, 5)
+
+
+def test_a_tally_gives_the_rows_figures(rows):
+    summary = {r["policy"]: r for r in summary_of(tally(rows)).iter_rows(named=True)}
+    for policy in POLICIES:
+        mine = rows.filter(pl.col("policy") == policy)
+        strokes = mine["strokes"].to_numpy().astype(float)
+        s = summary[policy]
+        assert s["n"] == 90 and s["wins"] == int(mine["won"].sum())
+        assert s["mean_strokes"] == pytest.approx(strokes.mean(), abs=1e-12)
+        assert s["std_strokes"] == pytest.approx(strokes.std(ddof=1), abs=1e-12)
+        assert s["median_strokes"] == float(np.median(strokes))
+        assert (s["min_strokes"], s["max_strokes"]) == (strokes.min(), strokes.max())
+        assert s["mean_points"] == pytest.approx(mine["points"].to_numpy().mean(), abs=1e-12)
+        assert s["mean_longest_chain"] == pytest.approx(mine["longest_chain"].to_numpy().mean())
+        assert sum(h["count"] for h in s["stroke_hist"]) == 90
+
+
+def test_chunk_tallies_add_up_to_the_whole(rows):
+    """Chunks of 18 deals: the merged tallies equal the whole's, match play included."""
+    chunks = [rows.filter(pl.col("deal_index").is_between(start, start + 17)) for start in range(0, 90, 18)]
+    assert merge_tallies([tally(c) for c in chunks]).equals(tally(rows))
+    merged = merge_pair_tallies([pair_tallies(c, POLICIES) for c in chunks])
+    assert merged.sort(["a", "b"]).equals(pair_tallies(rows, POLICIES).sort(["a", "b"]))
+    # and the comparison made from them is the comparison of the rows
+    pair = merged.filter((pl.col("a") == "lookahead") & (pl.col("b") == "exact")).to_dicts()[0]
+    (direct,) = compare_policies(rows, "exact", "lookahead")
+    assert comparison_from_tally(swapped(pair)) == direct
+    assert direct.matches[18].rounds == 5 and direct.matches[9].rounds == 10
+
+
+def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
+    share = (index * 7 % 10) / 10
+    return {"deal_index": index, "win_p": share * 0.4 + index * 1e-3, "share": share,
+            "resolved": True, "states": 1, "peak_bytes": 1, "seconds": 0.0}
+
+
+class _Stop(BaseException):
+    """The stand-in for a sitting killed mid-way (like Ctrl-C, not an error)."""
+
+
+def _figures(out) -> dict[str, pl.DataFrame]:
+    """What the study prints: its summary (without the seconds), paired comparisons, par."""
+    return {"summary": pl.read_parquet(out / "summary.parquet").drop("cpu_seconds"),
+            "compare": pl.read_csv(out / "tables" / "compare.csv"),
+            "par": pl.read_csv(out / "tables" / "par.csv")}
+
+
+def test_an_interrupted_study_continues_from_its_ledger(tmp_path, monkeypatch):
+    import golfstats.study.ledger as ledger
+    import golfstats.study.optimum as optimum
+    import golfstats.study.plan as plan
+
+    monkeypatch.setattr(plan, "CHUNK_SECONDS", 1e-9)  # chunks of 18 deals: several a run
+    monkeypatch.setattr(optimum, "value_deal", _fake_value)
+    config = StudyConfig(scale=0.0005, variants=("strict", "putt-putt"), sampling_variants=("putt-putt",),
+                         optimal_variants=("putt-putt",), optimal_min_n=24_000,
+                         optimal_max_n=60_000, workers=1)  # scaled: at least 12, at most 30
+    whole = tmp_path / "whole"
+    run_study(StudyConfig(**{**config.__dict__, "out": whole}))
+
+    # the second study starts from the first one's plan (the committed plan.json)
+    cut = tmp_path / "cut"
+    (cut / "ledger").mkdir(parents=True)
+    shutil.copy(whole / "ledger" / "plan.json", cut / "ledger" / "plan.json")
+    written, real_write = [], ledger.write_chunk
+
+    def dying_write(*args, **kw):
+        if len(written) == 3:
+            raise _Stop
+        written.append(real_write(*args, **kw))
+
+    monkeypatch.setattr(ledger, "write_chunk", dying_write)
+    with pytest.raises(_Stop):
+        run_study(StudyConfig(**{**config.__dict__, "out": cut}))
+    monkeypatch.setattr(ledger, "write_chunk", real_write)
+    calls = []
+
+    def dying_value(*args):
+        if len(calls) == 4:  # in the middle of the optimum's second batch
+            raise _Stop
+        calls.append(args)
+        return _fake_value(*args)
+
+    monkeypatch.setattr(optimum, "value_deal", dying_value)
+    with pytest.raises(_Stop):
+        run_study(StudyConfig(**{**config.__dict__, "out": cut}))
+    assert len(list((cut / "ledger").glob("optimal-*/deal-*.json"))) == 4
+    # a fresh clone holds only the ledger
+    for path in cut.iterdir():
+        if path.name != "ledger":
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    monkeypatch.setattr(optimum, "value_deal", _fake_value)
+    run_study(StudyConfig(**{**config.__dict__, "out": cut}))
+    a, b = _figures(whole), _figures(cut)
+    for name in a:
+        assert a[name].equals(b[name]), name
+    assert a["summary"].filter(pl.col("policy") == "optimal")["n"].to_list() == [20]  # whole batches
