@@ -232,3 +232,28 @@ def test_load_run_refuses_what_is_not_a_run(tmp_path):
         load_run(tmp_path / "missing")
     with pytest.raises(RunError, match="not a run directory"):
         load_run(tmp_path)
+
+
+def test_report_blocks_render_as_markdown_html_and_plain_text(capsys):
+    """One report, three media: Markdown for files, HTML for the page, and the terminal's
+    rich rendering, plain text when piped (no Markdown marks, no colour codes)."""
+    from golfstats.cli.output import print_blocks
+    from golfstats.report.doc import Bullets, Heading, Para, Table, html, markdown
+
+    blocks = [Heading("strict: par"), Para("Par to print: 9 holes 40.", strong=True),
+              Bullets(("one", "two <3")),
+              Table(("player", "share"), (("lookahead", "41.0%"), ("greedy", "12.5%")), (False, True),
+                    title="shares")]
+    assert markdown(blocks) == ("### strict: par\n\n**Par to print: 9 holes 40.**\n\n- one\n- two <3\n\n"
+                                "shares\n\n| player | share |\n|---|---:|\n| lookahead | 41.0% |\n"
+                                "| greedy | 12.5% |\n")
+    page = html(blocks)
+    assert "<h3>strict: par</h3>" in page and "<strong>Par to print: 9 holes 40.</strong>" in page
+    assert "<li>two &lt;3</li>" in page and '<td class="num">41.0%</td>' in page
+    print_blocks(blocks)
+    out = capsys.readouterr().out
+    assert "\x1b[" not in out and "###" not in out and "**" not in out and "|" not in out
+    assert "Par to print: 9 holes 40." in out and "- two <3" in out
+    assert any(line.split() == ["lookahead", "41.0%"] for line in out.splitlines())
+    with pytest.raises(ValueError, match="match its columns"):
+        Table(("a", "b"), (("1",),), (False, True))

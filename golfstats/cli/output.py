@@ -83,7 +83,7 @@ def print_blocks(blocks) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from golfstats.report.doc import Heading, Para
+    from golfstats.report.doc import Bullets, Heading, Para
 
     con = Console(highlight=False)
     for block in blocks:
@@ -91,11 +91,18 @@ def print_blocks(blocks) -> None:
             con.print(Text(block.text, style="bold underline"))
         elif isinstance(block, Para):
             con.print(Text(block.text, style="bold" if block.strong else ""))
+        elif isinstance(block, Bullets):
+            for item in block.items:
+                line = Text("- ")
+                line.append(item)
+                con.print(line)
         else:
             table = Table(title=block.title or None, title_justify="left", box=box.SIMPLE_HEAD,
                           title_style="italic")
-            for k, (name, numeric) in enumerate(zip(block.columns, block.numeric, strict=True)):
-                table.add_column(name, justify="right" if numeric else "left", no_wrap=k == 0,
+            for name, numeric in zip(block.columns, block.numeric, strict=True):
+                table.add_column(name, justify="right" if numeric else "left",
+                                 no_wrap=not numeric,  # names stay whole
+                                 overflow="fold",  # never an ellipsis in place of a figure
                                  min_width=max(map(len, name.split())))  # headers wrap at spaces
             for row in block.rows:
                 table.add_row(*row)

@@ -63,8 +63,9 @@ def report(
 ) -> None:
     """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs,
     with the par to print for each variant (as `golfstats par` gives it)."""
+    from golfstats.cli.output import print_blocks
     from golfstats.report import build_report
-    from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, markdown, win_rates
+    from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, table_block, win_rates
     from golfstats.runs import RunError, merge_summaries, unfinished_note
 
     runs = _runs(run_dirs)
@@ -77,7 +78,10 @@ def report(
         fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
     if unfinished_note(runs):
         typer.echo(unfinished_note(runs))
-    typer.echo(markdown(win_rates(merge_summaries(runs)).drop("mean_points"), WIN_FORMATS, WIN_HEADERS))
+    rates = win_rates(merge_summaries(runs))
+    shown = ["variant", "policy", "n", *(["truncated"] if rates["truncated"].sum() else []),
+             "win_rate", "ci_low", "ci_high", "mean_strokes", "median_strokes"]
+    print_blocks([table_block(rates.select(shown), WIN_FORMATS, WIN_HEADERS)])
     typer.echo(f"tables: {out / 'tables'} ({len(files.tables)} files)")
     typer.echo(f"charts: {out / 'charts'} ({', '.join(sorted(files.charts))}; PNG and SVG)")
     typer.echo(f"page:   {files.html}")
@@ -246,7 +250,9 @@ def compare(
 ) -> None:
     """Paired comparison of two policies on the same deals: win-rate difference with a 95%
     interval, McNemar's test, mean stroke difference, and 9- and 18-hole match play."""
-    from golfstats.report.compare import compare_policies, comparison_table, format_comparison
+    from golfstats.cli.output import print_blocks
+    from golfstats.report.compare import compare_policies, comparison_blocks, comparison_table
+    from golfstats.report.doc import markdown
     from golfstats.runs import RunError, merge_deals, resolve_policy
 
     names = [p.strip() for p in policies]
@@ -270,10 +276,10 @@ def compare(
     results = compare_policies(deals, a, b)
     if not results:
         fail(f"{a} and {b} played no deal in common")
-    text = "\n".join(format_comparison(r) for r in results)
-    typer.echo(text)
+    blocks = [b for r in results for b in comparison_blocks(r)]
+    print_blocks(blocks)
     if out:
-        write_text(out / "compare.md", text)
+        write_text(out / "compare.md", markdown(blocks))
         try:
             comparison_table(results).write_csv(out / "compare.csv", float_precision=6)
         except OSError as exc:

@@ -25,6 +25,13 @@ class Para:
 
 
 @dataclass(frozen=True)
+class Bullets:
+    """A list of short findings, one item each."""
+
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Table:
     """Cells are text already formatted; ``numeric`` columns are right-aligned."""
 
@@ -38,7 +45,7 @@ class Table:
             raise ValueError("a table's rows and alignment must match its columns")
 
 
-Block = Heading | Para | Table
+Block = Heading | Para | Bullets | Table
 
 
 def markdown(blocks: list[Block]) -> str:
@@ -49,6 +56,8 @@ def markdown(blocks: list[Block]) -> str:
             out += [f"### {block.text}", ""]
         elif isinstance(block, Para):
             out += [f"**{block.text}**" if block.strong else block.text, ""]
+        elif isinstance(block, Bullets):
+            out += [*(f"- {item}" for item in block.items), ""]
         else:
             if block.title:
                 out += [block.title, ""]
@@ -68,11 +77,12 @@ def html(blocks: list[Block]) -> str:
         elif isinstance(block, Para):
             text = _html.escape(block.text)
             out.append(f"<p><strong>{text}</strong></p>" if block.strong else f"<p>{text}</p>")
+        elif isinstance(block, Bullets):
+            out.append("<ul>" + "".join(f"<li>{_html.escape(i)}</li>" for i in block.items) + "</ul>")
         else:
             cap = f"<caption>{_html.escape(block.title)}</caption>" if block.title else ""
             head = "".join(f"<th>{_html.escape(c)}</th>" for c in block.columns)
-            cells = ('<td class="num">' if n else "<td>" for n in block.numeric)
-            opens = list(cells)
+            opens = ['<td class="num">' if n else "<td>" for n in block.numeric]
             body = "".join("<tr>" + "".join(f"{o}{_html.escape(v)}</td>"
                                             for o, v in zip(opens, row, strict=True)) + "</tr>"
                            for row in block.rows)
