@@ -128,7 +128,7 @@ class Course:
     def par_note(self) -> str:
         """Why the course's par is what it is, and how it relates to ``golfstats par``."""
         return (f"course par {self.par} = the sum of the hole pars; {self.policy} itself scores "
-                f"{self.reference_total} on these deals, the bounds {self.hole_par_min}..."
+                f"{self.reference_total} on these deals, the bounds {self.hole_par_min}.."
                 f"{self.hole_par_max} making the difference (`golfstats par` gives the par of a "
                 "round of unchosen deals, its median total, which has no bounds)")
 

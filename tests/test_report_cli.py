@@ -90,6 +90,9 @@ def test_course_command_same_date_same_course(tmp_path):
     data = json.loads((tmp_path / "c.json").read_text())
     assert data["seed"] == 20240229 and len(data["hole_list"]) == 9
     assert data["par"] == sum(h["par"] for h in data["hole_list"])
+    own = round(sum(h["reference_strokes"] for h in data["hole_list"]))
+    assert (f"# course par {data['par']} = the sum of the hole pars; lookahead itself scores {own} "
+            "on these deals") in first.output
     assert (tmp_path / "c.txt").read_text().count("Talon:") == 9
     one_line_error(invoke("course", "--date", "2024-02-30"), "bad date")
     one_line_error(invoke("course", "--holes", "12", "--seed", "1"), "9 or 18")
