@@ -96,7 +96,8 @@ def write_outputs(config, result, started: float) -> list[Path]:
     if result.optimum:
         ladder_files = save(ladder_chart(full, [r.variant for r in result.optimum]), out / "charts",
                             "ladder")
-    files = build_report(runs, out, "golfstats study: Golf solitaire win rates and par", extra)
+    files = build_report(runs, out, "golfstats study: Golf solitaire win rates and par", extra,
+                         par=False)
     seconds = time.perf_counter() - started
     record = study_record(config, result, seconds)
     write_json(out / "study.json", record)
