@@ -187,6 +187,7 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
 
     today = dt.date.today().isoformat()
     minutes = record["seconds"] / 60
+    making, parts = making_markdown(result)
     scale_note = ""
     if config.scale != 1.0:
         scale_note = (f"\n> **Smoke run at scale {config.scale}:** every size is {config.scale:g} of the "
@@ -209,10 +210,42 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
         "optimal": _optimal_markdown(config, result, full),
         "par_by_player": _par_by_player_markdown(par_df),
-        "answers": _answers_markdown(full, par_df),
+        "answers": _answers_markdown(full, par_df), "making": making, "parts": parts,
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
+
+
+def making_markdown(result) -> tuple[str, str]:
+    """When and how the study was made, from its ledger: one sentence (the sittings, the
+    machines, one core's time in all) and a table per part (deals, chunks, one core's
+    hours, the sittings that played it)."""
+    rows = ["| part | deals | chunks | one core's hours | sittings (UTC start) |", "|---|---:|---:|---:|---|"]
+    sittings, machines, seconds = set(), set(), 0.0
+
+    def when(starts) -> str:
+        return ", ".join(s[:16].replace("T", " ") for s in sorted(starts))
+
+    for t in result.tallies:
+        sittings |= set(t.sittings)
+        machines |= set(t.machines)
+        seconds += t.seconds
+        rows.append(f"| {t.run.name} | {t.deals_done:,} | {t.chunks_done} | {t.seconds / 3600:.2f} | "
+                    f"{when(t.sittings)} |")
+    for r in result.optimum:
+        starts = set(r.rows["sitting"].to_list()) - {""}
+        sittings |= starts
+        machines |= set(r.rows["machine"].to_list()) - {""}
+        part = float(r.rows["seconds"].sum())
+        seconds += part
+        rows.append(f"| optimal on {r.variant} | {r.rows.height:,} valued | | {part / 3600:.2f} | "
+                    f"{when(starts)} |")
+    first, last = (min(sittings)[:10], max(sittings)[:10]) if sittings else ("", "")
+    span = first if first == last else f"{first} to {last}"
+    sentence = (f"{len(sittings)} sitting{'s' if len(sittings) != 1 else ''} ({span}) on "
+                f"{'; '.join(sorted(machines)) or 'this machine'}, {seconds / 3600:.1f} hours of one "
+                "core in all")
+    return sentence, "\n".join(rows) + "\n"
 
 
 def _optimal_markdown(config, result, full: pl.DataFrame) -> str:
