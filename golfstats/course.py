@@ -33,14 +33,29 @@ import datetime as dt
 import json
 import time
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from golfstats.goals import TOL
-from golfstats.policies import Policy, parse_policy
 from golfstats.rules import Rules
+
+if TYPE_CHECKING:  # the command line imports this module for Difficulty; policies stay out
+    from golfstats.policies import Policy
 
 #: Deals examined per batch while looking for winnable ones.
 _BATCH = 32
-DIFFICULTIES = ("easy", "medium", "hard")
+
+
+class Difficulty(StrEnum):
+    """A band of honest win chance: the thirds of a rule set's deals that some order of the
+    stock wins (``DIFFICULTY``)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+DIFFICULTIES = tuple(Difficulty)
 #: The honest win chances that cut a plain king rule's deals with a chance above 0 into
 #: thirds (hard below the first, easy from the second), rounded to a point: measured on
 #: PySolFC deals 1-100 (``benchmarks/bench_optimal.py --verbose``; strict: 95 deals above
@@ -52,7 +67,12 @@ DIFFICULTY = {"strict": (0.04, 0.14), "queens-on-kings": (0.12, 0.30), "putt-put
 
 
 class CourseError(ValueError):
-    """A bad date, hole count or par range, or too few winnable deals."""
+    """A course that cannot be asked for: a bad date, hole count, par range or band."""
+
+
+class CourseShort(CourseError):
+    """The search stopped before the course was full (the deal or time limit, or a band
+    too rare for the limit); the message says how far it got, the holes found included."""
 
 
 def date_seed(text: str) -> int:
@@ -100,14 +120,27 @@ class Course:
         data["hole_list"] = [asdict(h) for h in self.hole_list]
         return json.dumps(data, indent=2) + "\n"
 
+    @property
+    def reference_total(self) -> int:
+        """The reference player's own strokes on the course (hole pars before the bounds)."""
+        return round(sum(h.reference_strokes for h in self.hole_list))
+
+    def par_note(self) -> str:
+        """Why the course's par is what it is, and how it relates to ``golfstats par``."""
+        return (f"course par {self.par} = the sum of the hole pars; {self.policy} itself scores "
+                f"{self.reference_total} on these deals, the bounds {self.hole_par_min}.."
+                f"{self.hole_par_max} making the difference (`golfstats par` gives the par of a "
+                "round of unchosen deals, its median total, which has no bounds)")
+
     def text(self) -> str:
         """Board text of every hole (comment lines start with ``#``), readable by ``parse_boards``."""
         when = f"date {self.date}, " if self.date else ""
         band = f"; only {self.band} deals" if self.band else ""
         lines = [f"# {self.variant}: {self.holes}-hole course, {when}seed {self.seed}, par {self.par}",
-                 f"# hole par = {self.policy}'s strokes on the deal, clamped to "
+                 f"# hole par = {self.policy}'s strokes on the deal, kept within "
                  f"{self.hole_par_min}..{self.hole_par_max}"
-                 + ("; only deals the exact solver wins" if self.winnable_only else "") + band, ""]
+                 + ("; only deals the exact solver wins" if self.winnable_only else "") + band,
+                 f"# {self.par_note()}", ""]
         for hole in self.hole_list:
             chance = "" if hole.win_p is None else f", honest win chance {100 * hole.win_p:.1f}%"
             lines.append(f"# hole {hole.number}: par {hole.par} (seed {hole.seed}, index {hole.index}"
@@ -129,8 +162,13 @@ class Band:
         return self.low <= p < self.high
 
     def text(self) -> str:
-        high = "100%]" if self.high > 1 else f"{self.high:.0%})"
-        return f"{self.name} (honest win chance in [{self.low:.0%}, {high}"
+        if self.high > 1:
+            where = f"{self.low:.0%} or more"
+        elif self.low <= TOL:
+            where = f"above 0, under {self.high:.0%}"
+        else:
+            where = f"{self.low:.0%} to under {self.high:.0%}"
+        return f"{self.name} (honest win chance {where})"
 
 
 def band_for(rules: Rules, difficulty: str | None = None, min_win: float | None = None,
@@ -172,29 +210,31 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
     """
     from golfstats.board import format_board
     from golfstats.deals import DealBatch, board_from_cards, seeded_deals
-    from golfstats.policies import play_deals
+    from golfstats.policies import PAR_REFERENCE, parse_policy, play_deals
 
     if holes not in (9, 18):
         raise CourseError(f"a course has 9 or 18 holes, not {holes}")
     if hole_par_min > hole_par_max:
         raise CourseError(f"hole par minimum {hole_par_min} is above the maximum {hole_par_max}")
     reference = (parse_policy(policy) if isinstance(policy, str) else policy) if policy else None
-    reference = reference or parse_policy("lookahead")
+    reference = reference or parse_policy(PAR_REFERENCE)
     limit = max_deals if max_deals is not None else (40 if band else 200) * holes
     started = time.monotonic()
     chosen: list[Hole] = []
     skipped = examined = 0
     start = 0
-    def give_up(found: int) -> None:
-        stop = _stop(found, holes, examined, limit, started, time_limit, band, workers)
+    def give_up(found: list[int]) -> None:
+        stop = _stop(len(found), holes, examined, limit, started, time_limit, band, workers)
         if stop:
-            raise CourseError(f"{rules.id}, seed {seed}: {stop}"
-                              + (f" ({skipped} deals unresolved, left out)" if skipped else "")
-                              + f"; cannot make a {holes}-hole course")
+            got = (f"{len(found)} of {holes} holes found (deals {', '.join(map(str, found))})"
+                   if found else f"none of its {holes} holes found")
+            raise CourseShort(f"{rules.id}, seed {seed}: {stop}"
+                              + (f"; {skipped} deals unresolved, left out" if skipped else "")
+                              + f"; no course: {got}")
 
     with _Valuer(rules, workers if band else 1) as valuer:
         while len(chosen) < holes:
-            give_up(len(chosen))
+            give_up([h.index for h in chosen])
             batch = seeded_deals(rules, seed, start, min(_BATCH, limit - start))
             boards = [board_from_cards(rules, cards) for cards in batch.cards]
             if progress:  # the batch's first deals are being valued
@@ -210,7 +250,7 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
                     progress(examined, len(chosen) + len(keep), holes)
                 if len(chosen) + len(keep) == holes:
                     break
-                give_up(len(chosen) + len(keep))
+                give_up([h.index for h in chosen] + [start + k for k, _ in keep])
             if keep:
                 sub = DealBatch(start, batch.cards[[k for k, _ in keep]], batch.keys[[k for k, _ in keep]])
                 strokes = [float(s) for s in play_deals(rules, reference, sub)["strokes"]]
@@ -240,12 +280,13 @@ def _stop(found, holes, examined, limit, started, time_limit, band, workers) -> 
     if time_limit and elapsed > time_limit:
         need = (holes - found) * examined / max(found, 0.5)
         more = need * elapsed / max(examined, 1)
-        return (f"stopped after {elapsed / 60:.1f} min: {rate}; about {need:.0f} more deals "
-                f"(~{more / 60:.0f} min on {workers} worker{'s' if workers > 1 else ''}) would "
-                "finish it: raise --time-limit or widen the band")
+        return (f"stopped at the time limit after {elapsed / 60:.1f} min: {rate}; about "
+                f"{need:.0f} more deals (~{max(1, round(more / 60))} min on {workers} "
+                f"worker{'s' if workers > 1 else ''}) would finish it: raise --time-limit or "
+                "widen the band")
     if band and examined >= 30 and (holes - found) * examined / max(found, 0.5) > limit - examined:
-        return (f"only {rate}: at that rate the {limit}-deal limit cannot fill the course "
-                "(widen the band, or raise --max-deals)")
+        return (f"only {rate}: at that rate the {limit}-deal limit cannot fill the course; "
+                "widen the band")
     return None
 
 

@@ -15,6 +15,8 @@ from golfstats.cards import ACE, KING, QUEEN, deck
 
 #: Recorded with every result; bump when the meaning of a rule set changes.
 RULES_VERSION = "1"
+#: The rule set of every command when none is named (the standard rules, Golf-A).
+DEFAULT_VARIANT = "strict"
 
 
 class Game(StrEnum):

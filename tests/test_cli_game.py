@@ -406,3 +406,33 @@ def test_help_never_cuts_a_word_short(command):
     result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "80"}, terminal_width=80)
     assert result.exit_code == 0, result.output
     assert "\u2026" not in result.output
+
+
+@pytest.mark.parametrize("command", [None, *BOARD_COMMANDS, "simulate", "course", "compare", "report",
+                                     "par", "study", "variants", "policies"])
+def test_help_shows_no_type_beside_a_flag(command):
+    """Typer's rich help prints each option's type, <bool> beside a flag (--help included),
+    as if it took a value: cli.options.Command and Group leave a flag's type out."""
+    result = runner.invoke(app, [*([command] if command else []), "--help"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    assert "--help" in result.output and "<bool>" not in result.output
+    if command == "simulate":
+        assert "<int range>" in result.output  # options that take a value keep their type
+
+
+@pytest.mark.parametrize("command", ["deal", "solve", "odds", "hint", "play", "simulate", "course"])
+def test_one_default_variant_in_every_command(command):
+    """README, "Options": --variant defaults to strict in every command that makes deals
+    (None in the signature, resolved to rules.DEFAULT_VARIANT; simulate --resume takes the
+    run's), and its help says so."""
+    from golfstats.rules import DEFAULT_VARIANT
+
+    click_command = typer.main.get_command(app).commands[command]
+    variant = next(p for p in click_command.params if p.name == "variant")
+    assert variant.default is None and DEFAULT_VARIANT == "strict"
+    assert f"Default: {DEFAULT_VARIANT}, in every command." in variant.help
+
+
+def test_the_default_variant_is_the_one_played():
+    assert "pysol:1 · strict" in ok("deal", "--pysol", "1").stdout
+    assert json.loads(ok("solve", "--pysol", "1", "--json").stdout)["variant"] == "strict"

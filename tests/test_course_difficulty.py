@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import golfstats.odds
 from golfstats.cli import app
-from golfstats.course import CourseError, band_for, make_course
+from golfstats.course import CourseError, CourseShort, band_for, make_course
 from golfstats.deals import seeded_deals
 from golfstats.odds import Odds
 from golfstats.rules import parse_variant
@@ -109,21 +109,43 @@ def test_pars_come_from_the_reference_player(known_odds):
 
 
 def test_an_unresolved_deal_is_skipped_and_counted(known_odds):
-    with pytest.raises(CourseError, match=r"\(2 deals unresolved, left out\)"):
+    with pytest.raises(CourseShort, match=r"; 2 deals unresolved, left out; no course"):
         make_course(RULES, 9, SEED, band=band_for(RULES, "medium"), max_deals=18)
 
 
 def test_a_rare_band_stops_early_with_its_rate(known_odds):
     """A band one deal in nine meets would need 81 deals for 9 holes: with a limit of 60
     the search stops as soon as its rate says so (after 30 deals), naming the rate."""
-    with pytest.raises(CourseError, match=r"of the first 30 deals .* cannot fill"):
+    with pytest.raises(CourseShort, match=r"of the first 30 deals .* cannot fill") as info:
         make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.9), max_deals=60)
     assert len(known_odds) == 30
+    assert str(info.value).endswith("no course: 4 of 9 holes found (deals 0, 9, 18, 27)")
 
 
 def test_the_time_limit_stops_the_search_and_says_how_far_it_got(known_odds):
-    with pytest.raises(CourseError, match=r"stopped after .* more deals"):
+    with pytest.raises(CourseShort, match=r"stopped at the time limit after .* more deals") as info:
         make_course(RULES, 18, SEED, band=band_for(RULES, min_win=0.3), time_limit=1e-9)
+    message = str(info.value)
+    assert message.count("(") == message.count(")") and message.count("[") == message.count("]")
+    assert message.endswith("none of its 18 holes found")
+
+
+def test_a_course_short_of_holes_exits_1_and_says_how_far_it_got(known_odds, capsys,
+                                                                 monkeypatch):
+    """Running out (here: a band no deal meets) is no usage error: exit 1, one line that
+    says how far the search got."""
+    import sys
+
+    from golfstats.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["golfstats", "course", "--variant", "putt-putt", "--seed",
+                                      str(SEED), "--min-win", "0.96", "--workers", "1"])
+    with pytest.raises(SystemExit) as info:
+        main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert info.value.code == 1 and len(err) == 1
+    assert err[0].startswith("golfstats: error: putt-putt, seed 11: only 0 of the first 30 deals")
+    assert err[0].endswith("no course: none of its 9 holes found")
 
 
 def test_stockless_games_refuse_a_band():
@@ -139,7 +161,7 @@ def test_course_command_bands(known_odds):
     chosen = CliRunner().invoke(app, ["course", "--variant", "putt-putt", "--seed", str(SEED),
                                       "--min-win", "0.3", "--max-win", "0.6", "--workers", "1"])
     assert chosen.exit_code == 0, chosen.stdout
-    assert "honest win chance in [30%, 60%)" in chosen.stdout
+    assert "chosen (honest win chance 30% to under 60%)" in chosen.stdout
     bad = CliRunner().invoke(app, ["course", "--difficulty", "extreme"])
     assert bad.exit_code == 2
     clash = CliRunner().invoke(app, ["course", "--difficulty", "easy", "--min-win", "0.2"])

@@ -26,7 +26,16 @@ from golfstats.report.compare import (
     newcombe_independent,
     newcombe_paired,
 )
-from golfstats.report.par import Pmf, hole_par_summary, par_from_hist, round_par, versus_hole_par
+from golfstats.report.doc import Para, Table
+from golfstats.report.par import (
+    Pmf,
+    format_par,
+    hole_par_summary,
+    par_blocks,
+    par_from_hist,
+    round_par,
+    versus_hole_par,
+)
 from golfstats.rules import parse_variant
 from golfstats.runs import RunError, load_run, load_runs, resolve_policy
 from golfstats.solver import solve
@@ -53,16 +62,36 @@ def test_two_point_hole_convolved_is_binomial(holes):
     assert total.mean == pytest.approx(holes * (3 + 2 * p))
 
 
-def test_round_par_is_the_median_and_classes_partition_rounds():
+def test_round_par_is_the_median_and_its_spread():
     pmf = Pmf.from_counts([-2, 0, 3, 5, 8], [5, 10, 40, 30, 15])
     rp = round_par(pmf, 9)
     assert rp.pmf.cdf(rp.par) >= 0.5 > rp.pmf.cdf(rp.par - 1)
-    assert sum(p for _, _, p in rp.classes) == pytest.approx(1.0)
-    names = {name: (text, p) for name, text, p in rp.classes}
-    assert names["birdie"][0] == str(rp.par - 1) and names["bogey"][0] == str(rp.par + 1)
-    assert names["par"][1] == pytest.approx(rp.pmf.prob(rp.par, rp.par))
+    assert rp.quantiles["p50"] == rp.par
+    assert rp.pmf.cdf(rp.quantiles["p10"]) >= 0.1 > rp.pmf.cdf(rp.quantiles["p10"] - 1)
     assert rp.traditional == 45 and rp.p_at_or_under_traditional == pytest.approx(rp.pmf.cdf(45))
+    assert rp.p_perfect == pytest.approx(rp.pmf.cdf(0))
     assert round_par(pmf, 18).traditional == 90
+
+
+@pytest.mark.parametrize(("strokes", "direction", "reason"), [
+    ([-3, -1, 0, 2], "above", "clears"),  # most deals cleared: hole pars are lifted to 3
+    ([8, 10, 12, 2], "below", "loses"),  # heavy losses: hole pars are cut to 5
+])
+def test_par_report_names_the_par_to_print_and_why_a_course_differs(strokes, direction, reason):
+    """One answer: the round par (the median total) is the par to print; a course of hole
+    pars kept within 3..5 has another par, and the report says which way and why."""
+    result = par_from_hist("strict", "lookahead", [{"strokes": s, "count": 1} for s in strokes])
+    blocks = par_blocks(result)
+    answer = [b for b in blocks if isinstance(b, Para) and b.strong]
+    assert [b.text for b in answer] == [f"Par to print: 9 holes {result.rounds[9].par}, "
+                                        f"18 holes {result.rounds[18].par}."]
+    text = " ".join(b.text for b in blocks if isinstance(b, Para))
+    gap = result.hole.course_par[9] - result.rounds[9].par
+    assert gap != 0 and (gap > 0) == (direction == "above")
+    assert f"{abs(gap)} {direction} the round par for 9 holes" in text and reason in text
+    assert not any("eagle" in c for b in blocks if isinstance(b, Table) for c in b.columns)
+    md = format_par(result)
+    assert md.startswith("### strict: par for lookahead (4 deals)") and "**Par to print:" in md
 
 
 def test_hole_par_is_clamped_and_configurable():
@@ -203,3 +232,28 @@ def test_load_run_refuses_what_is_not_a_run(tmp_path):
         load_run(tmp_path / "missing")
     with pytest.raises(RunError, match="not a run directory"):
         load_run(tmp_path)
+
+
+def test_report_blocks_render_as_markdown_html_and_plain_text(capsys):
+    """One report, three media: Markdown for files, HTML for the page, and the terminal's
+    rich rendering, plain text when piped (no Markdown marks, no colour codes)."""
+    from golfstats.cli.output import print_blocks
+    from golfstats.report.doc import Bullets, Heading, Para, Table, html, markdown
+
+    blocks = [Heading("strict: par"), Para("Par to print: 9 holes 40.", strong=True),
+              Bullets(("one", "two <3")),
+              Table(("player", "share"), (("lookahead", "41.0%"), ("greedy", "12.5%")), (False, True),
+                    title="shares")]
+    assert markdown(blocks) == ("### strict: par\n\n**Par to print: 9 holes 40.**\n\n- one\n- two <3\n\n"
+                                "shares\n\n| player | share |\n|---|---:|\n| lookahead | 41.0% |\n"
+                                "| greedy | 12.5% |\n")
+    page = html(blocks)
+    assert "<h3>strict: par</h3>" in page and "<strong>Par to print: 9 holes 40.</strong>" in page
+    assert "<li>two &lt;3</li>" in page and '<td class="num">41.0%</td>' in page
+    print_blocks(blocks)
+    out = capsys.readouterr().out
+    assert "\x1b[" not in out and "###" not in out and "**" not in out and "|" not in out
+    assert "Par to print: 9 holes 40." in out and "- two <3" in out
+    assert any(line.split() == ["lookahead", "41.0%"] for line in out.splitlines())
+    with pytest.raises(ValueError, match="match its columns"):
+        Table(("a", "b"), (("1",),), (False, True))

@@ -30,8 +30,8 @@ def invoke(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
-def one_line_error(result, text):
-    assert result.exit_code == 2, result.output
+def one_line_error(result, text, code=2):
+    assert result.exit_code == code, result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert lines[-1].startswith("golfstats: error:") and text in lines[-1]
 
@@ -42,20 +42,28 @@ def test_report_command(run_dir, tmp_path):
     assert "lookahead" in result.output and "report.html" in result.output
     assert (tmp_path / "rep" / "report.html").is_file()
     assert (tmp_path / "rep" / "charts" / "win_rates.svg").stat().st_size > 0
-    one_line_error(invoke("report", tmp_path / "nope"), "no such run directory")
+    one_line_error(invoke("report", tmp_path / "nope"), "no such run directory", 1)
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "Par to print: 9 holes" in page and "strict: par for lookahead (40 deals)" in page
+    assert "Par to print: 9 holes" in (tmp_path / "rep" / "tables" / "par.md").read_text()
 
 
 def test_par_command(run_dir, tmp_path):
     result = invoke("par", run_dir, "--out", tmp_path / "par")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "reference player lookahead" in out  # best honest by mean strokes
-    assert "exact convolution" in out and "9 holes: par" in out and "18 holes: par" in out
-    assert "Traditional par 45" in out and "Traditional par 90" in out and "double bogey" in out
+    assert "strict: par for lookahead (40 deals)" in out  # the reference player by default
+    words = " ".join(out.split())
+    assert "Par to print: 9 holes" in words and ", 18 holes" in words and "median round total" in words
+    assert "eagle" not in out.split("Every player against")[0]  # round totals have no eagles
+    assert "###" not in out and "**" not in out and "|---" not in out  # no Markdown on screen
+    written = (tmp_path / "par" / "par.md").read_text()
+    assert "| double bogey |" in written  # holes against their own par have eagles and bogeys
+    assert written.startswith("### strict: par for lookahead") and "**Par to print:" in written
     assert (tmp_path / "par" / "round_totals.png").stat().st_size > 0
     assert pl.read_csv(tmp_path / "par" / "par.csv")["policy"].to_list() == ["lookahead"]
     narrow = invoke("par", run_dir, "--policy", "exact", "--hole-par-min", "4", "--hole-par-max", "4")
-    assert narrow.exit_code == 0 and "par 4: 100.0%" in narrow.output
+    assert narrow.exit_code == 0 and "par 4 on 100.0% of deals" in " ".join(narrow.output.split())
     one_line_error(invoke("par", run_dir, "--policy", "random"), "not in the run")
     one_line_error(invoke("par", run_dir, "--hole-par-min", "5", "--hole-par-max", "3"), "above")
 
@@ -70,7 +78,7 @@ def test_compare_command(run_dir, tmp_path):
     assert table["n"].to_list() == [40] and table["a"].to_list() == ["lookahead"]
     one_line_error(invoke("compare", run_dir, "--policy", "lookahead", "-p", "sampling"), "not in the run")
     one_line_error(invoke("compare", run_dir, "--policy", "lookahead"), "two policies")
-    one_line_error(invoke("compare", tmp_path / "nope", "-p", "a", "-p", "b"), "no such run directory")
+    one_line_error(invoke("compare", tmp_path / "nope", "-p", "a", "-p", "b"), "no such run directory", 1)
 
 
 def test_course_command_same_date_same_course(tmp_path):
@@ -82,6 +90,9 @@ def test_course_command_same_date_same_course(tmp_path):
     data = json.loads((tmp_path / "c.json").read_text())
     assert data["seed"] == 20240229 and len(data["hole_list"]) == 9
     assert data["par"] == sum(h["par"] for h in data["hole_list"])
+    own = round(sum(h["reference_strokes"] for h in data["hole_list"]))
+    assert (f"# course par {data['par']} = the sum of the hole pars; lookahead itself scores {own} "
+            "on these deals") in first.output
     assert (tmp_path / "c.txt").read_text().count("Talon:") == 9
     one_line_error(invoke("course", "--date", "2024-02-30"), "bad date")
     one_line_error(invoke("course", "--holes", "12", "--seed", "1"), "9 or 18")
@@ -176,9 +187,8 @@ def test_par_simulates_a_run_when_given_none(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke("par", "--variant", "putt-putt", "-n", "30", "--seed", "3")
     assert result.exit_code == 0, result.output
-    assert "putt-putt: par for the reference player lookahead (30 deals)" in result.output
+    assert "putt-putt: par for lookahead (30 deals)" in result.output
     assert (tmp_path / "results" / "runs" / "par-putt-putt-lookahead-n30-s3" / "summary.parquet").is_file()
-    one_line_error(invoke("par"), "give a run directory")
 
 
 def test_summary_only_folder_reports_but_cannot_compare(run_dir, tmp_path):
@@ -188,7 +198,7 @@ def test_summary_only_folder_reports_but_cannot_compare(run_dir, tmp_path):
     assert invoke("report", folder).exit_code == 0
     assert (folder / "report" / "report.html").is_file()
     assert invoke("par", folder).exit_code == 0
-    one_line_error(invoke("compare", folder, "-p", "lookahead", "-p", "greedy"), "has deal rows")
+    one_line_error(invoke("compare", folder, "-p", "lookahead", "-p", "greedy"), "has deal rows", 1)
 
 
 def test_report_of_an_unfinished_run_says_so(tmp_path):

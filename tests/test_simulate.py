@@ -289,24 +289,28 @@ def test_failed_chunk_stops_the_run_and_keeps_finished_parts(tmp_path, hook, mes
     assert _rows(out)["deal_index"].sort().to_list() == list(range(300))
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-n", "0"], "n must be a positive number of deals"),
-    (["-n", "-5"], "n must be a positive number of deals"),
-    (["--variant", "nope"], "unknown variant 'nope'"),
-    (["--policy", "psychic"], "unknown policy 'psychic'"),
-    (["--policy", "greedy", "--policy", "greedy"], "a policy is given twice"),
-    (["--chunk-size", "0"], "chunk size must be between 1"),
-    (["--workers", "0"], "workers must be at least 1"),
-    (["--seed", "-1"], "seed must be between 0"),
-    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is only for --backend dask"),
-    (["--out", "FILE/run"], "cannot write to --out"),
-    (["--out", "EXISTING"], "holds a run; pass --resume"),
-    (["--out", "EXISTING", "--resume", "--seed", "8"], "holds another run (seed 7 there, 8 here)"),
-    (["--out", "EXISTING", "--resume", "--chunk-size", "33"], "uses chunks of 40 deals, not 33"),
-    (["--out", "NOTARUN", "--resume"], "is not a golfstats run"),
-    (["--log-file", "FILE/log.txt"], "cannot log to"),
+@pytest.mark.parametrize("args, message, code", [
+    (["-n", "0"], "Invalid value for '-n'", 2),
+    (["-n", "-5"], "Invalid value for '-n'", 2),
+    (["--variant", "nope"], "unknown variant 'nope'", 2),
+    (["--policy", "psychic"], "unknown policy 'psychic'", 2),
+    (["--policy", "greedy", "--policy", "greedy"], "a policy is given twice", 2),
+    (["--chunk-size", "0"], "Invalid value for '--chunk-size'", 2),
+    (["--workers", "0"], "Invalid value for '--workers'", 2),
+    (["--seed", "-1"], "seed must be between 0", 2),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is only for --backend dask", 2),
+    (["--out", "FILE/run"], "cannot write --out", 1),
+    (["--out", "EXISTING"], "holds a run; pass --resume", 1),
+    (["--out", "EXISTING", "--resume", "--seed", "8"], "has seed 7, not 8; leave seed out", 2),
+    (["--out", "EXISTING", "--resume", "--chunk-size", "33"], "has chunk size 40, not 33", 2),
+    (["--out", "NOTARUN", "--resume"], "is not a golfstats run", 1),
+    (["--log-file", "FILE/log.txt"], "cannot write --log-file", 1),
 ])
-def test_bad_arguments_are_refused_before_any_work(run_one_worker, tmp_path, args, message):
+def test_bad_arguments_are_refused_before_any_work(run_one_worker, tmp_path, args, message, code):
+    """Through the console script's entry point, as a user meets them: one line, the
+    README's exit code, nothing written."""
+    from test_errors import invoke
+
     regular_file = tmp_path / "file"
     regular_file.write_text("not a directory")
     (tmp_path / "notarun").mkdir()
@@ -315,21 +319,48 @@ def test_bad_arguments_are_refused_before_any_work(run_one_worker, tmp_path, arg
               "EXISTING": str(run_one_worker),
               "NOTARUN": str(tmp_path / "notarun")}
     args = [places.get(a, a) for a in args]
+    resumed = "--resume" in args
     if "--out" not in args:
         args += ["--out", str(tmp_path / "new")]
-    if "-n" not in args:
+    if "-n" not in args and not resumed:
         args += ["-n", str(N)]
-    if "--seed" not in args:
+    if "--seed" not in args and not resumed:
         args += ["--seed", str(SEED)]
-    if "--policy" not in args:
+    if "--policy" not in args and not resumed:
         args += ["--policy", "greedy", "--policy", "lookahead", "--policy", "exact"]
     before = (run_one_worker / "run.json").read_text()
-    result = CliRunner().invoke(app, _cli_args(*args, "--quiet"))
-    assert result.exit_code != 0
-    lines = [line for line in result.output.splitlines() if line.strip()]
+    exit_code, out, err = invoke(_cli_args(*args, "--quiet"))
+    lines = [line for line in (out + err).splitlines() if line.strip()]
     assert lines == [lines[0]] and lines[0].startswith("golfstats: error: ") and message in lines[0]
+    assert exit_code == code, lines[0]
     assert not (tmp_path / "new").exists()
     assert (run_one_worker / "run.json").read_text() == before
+
+
+def test_resume_takes_the_settings_from_the_run(run_one_worker, tmp_path):
+    """`simulate --out DIR --resume` alone finishes the run as it was started: the variant,
+    n, seed, policies, goal and chunk size come from run.json; given again they are
+    checked (here: the same values, the policies in another order)."""
+    import shutil
+
+    from test_errors import invoke
+
+    run = shutil.copytree(run_one_worker, tmp_path / "run")
+    stored = json.loads((run / "run.json").read_text())
+    parts = sorted((run / "deals").glob("part-*.parquet"))
+    parts[-1].unlink()  # an unfinished run: its last chunk is missing
+    code, _, err = invoke(_cli_args("--out", str(run), "--resume", "--quiet"))
+    assert code == 0, err
+    again = json.loads((run / "run.json").read_text())
+    assert again["identity"] == stored["identity"] and again["chunk_size"] == stored["chunk_size"]
+    assert again["attempts"][-1]["chunks_played"] == 1
+    assert _rows(run).equals(_rows(run_one_worker))
+    given = [*(x for p in reversed(stored["policies"]) for x in ("-p", p)), "-n",
+             str(stored["n"]), "--seed", str(stored["seed"]), "--variant", stored["variant"]]
+    code, _, err = invoke(_cli_args("--out", str(run), "--resume", "--quiet", *given))
+    assert code == 0, err
+    code, _, err = invoke(_cli_args("--out", str(run), "--resume", "--quiet", "-v", "strict"))
+    assert code == 2 and f"has variant {stored['variant']}, not strict" in err
 
 
 def test_library_refuses_bad_config(tmp_path):

@@ -14,6 +14,7 @@ import typer
 
 from golfstats.cli import catalog, reports, simulate, solving, study
 from golfstats.cli.app import app
+from golfstats.cli.options import Command
 from golfstats.cli.output import MOVES_NOTATION
 
 
@@ -27,7 +28,7 @@ def _help(func) -> str:
 
 
 def _register(name: str, func, epilog: str | None = None) -> None:
-    app.command(name, help=_help(func), epilog=epilog)(func)
+    app.command(name, cls=Command, help=_help(func), epilog=epilog)(func)
 
 
 _register("variants", catalog.variants_command)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from golfstats.cli.options import Group
+
 app = typer.Typer(
     name="golfstats",
     help="Statistics, simulation and exact solving for Golf solitaire and its variants "
@@ -11,4 +13,5 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=Group,
 )

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from golfstats.cli.options import DATA_ERROR, PYSOL_MAX, BoardSource, fail
+from golfstats.cli.options import DATA_ERROR, BoardSource, fail
+from golfstats.deals import PYSOL_MAX
 
 if TYPE_CHECKING:
     from golfstats.board import Board

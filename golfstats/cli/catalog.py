@@ -13,8 +13,8 @@ from typing import Annotated
 import typer
 
 from golfstats.cli.boards import sources
-from golfstats.cli.options import BoardSource, board_source, rule_options
-from golfstats.cli.output import console, report, style
+from golfstats.cli.options import BoardSource, KeyOpt, board_source, fail, rule_options
+from golfstats.cli.output import console, plural, report, style
 from golfstats.rules import Rules
 
 
@@ -89,7 +89,7 @@ def policies_command() -> None:
               markup=False)
 
 
-@rule_options("strict")
+@rule_options()
 @board_source(many=False)
 def deal_command(
     rules: Rules,
@@ -97,15 +97,35 @@ def deal_command(
     board_text: Annotated[bool, typer.Option(
         "--board", help="Print board text (the format of docs/rules.md, as files hold it) instead "
                         "of the picture.")] = False,
+    after: Annotated[int | None, typer.Option(
+        "--after", min=0, metavar="N",
+        help="The position after the first N moves (plays and draws) of --policy, which "
+             "plays the deal as `golfstats play` shows: with --board, a mid-game board for "
+             "odds and hint.  Refused when the hand ends sooner, or when the top card means "
+             "what board text cannot hold (a dead Queen; a joker played on a card).")] = None,
+    policy: Annotated[str | None, typer.Option(
+        "--policy", "-p", help="Who plays the --after moves: a registered policy "
+                               "(`golfstats policies`), as in `golfstats play` (default "
+                               "greedy).", show_default=False)] = None,
+    key: KeyOpt = None,
 ) -> None:
-    """Show a deal: a board FILE (every board in it), --seed S --index I, or --pysol N.
+    """Show a deal: a board FILE (every board in it), --seed S --index I, or --pysol N;
+    with --after N, the position after N moves of a player.
 
     On a terminal cards have suit symbols and red suits are red (NO_COLOR turns colour
     off, FORCE_COLOR forces it); piped output writes cards as board text (7S, TH).
     """
     from golfstats.board import format_board
+    from golfstats.policies import PolicyError, parse_policy
+    from golfstats.positions import PositionError, position_after
     from golfstats.render import board_lines
 
+    try:
+        player = parse_policy(policy or "greedy")
+    except PolicyError as exc:
+        fail(str(exc))
+    if after is None and (policy is not None or key is not None):
+        fail("--policy and --key choose who plays the --after moves; give --after N")
     con = console()
     card_style = style(con)
     failed = 0
@@ -115,13 +135,23 @@ def deal_command(
             report(item.error)
             failed += 1
             continue
+        board, label = item.board, item.label
+        if after is not None:
+            try:
+                board = position_after(rules, board, player, after,
+                                       item.key if key is None else key).board
+            except PositionError as exc:
+                fail(f"{item.label}: {exc}")
+            label = f"{item.label} after {plural(after, 'move')} of {player.spec}"
         if not first:
             typer.echo()
         first = False
         if board_text:
-            typer.echo(format_board(item.board, rules), nl=False)
+            if after is not None:
+                typer.echo(f"# {label}")
+            typer.echo(format_board(board, rules), nl=False)
         else:
-            for line in board_lines(item.board, rules, card_style, title=f"{item.label} · {rules.id}"):
+            for line in board_lines(board, rules, card_style, title=f"{label} · {rules.id}"):
                 con.print(line)
     if failed:
         raise typer.Exit(1)

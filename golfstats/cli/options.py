@@ -1,44 +1,76 @@
 """Options shared by the commands, declared once: the rule set (``--variant`` and the rule
-flags) and the board source (FILE, ``--seed``/``--index``/``--count``, ``--pysol``).
+flags), the board source (FILE, ``--seed``/``--index``/``--count``, ``--pysol``), the deal
+count ``-n`` and the memory budget; the exit codes and the one-line error (``fail``);
+writable output paths, checked before any long work (``writable_dir``, ``writable_file``).
 
 ``rule_options`` and ``board_source`` are decorators: a command written as
 ``def solve(rules: Rules, boards: BoardSource, ...)`` gets the shared options in its
-``--help`` and receives the resolved values.  ``fail`` prints the one-line error.
+``--help`` and receives the resolved values.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import os
 import typing
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from golfstats.deals import MAX_SEED
 from golfstats.goals import Goal
-from golfstats.rules import Rules, RulesError, parse_variant, with_options
+from golfstats.rules import DEFAULT_VARIANT, Draw, Rules, RulesError, parse_variant, with_options
 
 
-class DrawRule(StrEnum):
-    any_time = "any-time"
-    when_stuck = "when-stuck"
+def _no_flag_type(option) -> None:
+    """Typer's rich help prints every option's type beside it, ``<bool>`` for a flag (the
+    help option included), which reads as if the flag took a value; an empty metavar
+    shows nothing there (the plain help already leaves flags without a type)."""
+    if getattr(option, "is_flag", False) and option.metavar is None:
+        option.metavar = ""
 
 
-VariantOpt = Annotated[str, typer.Option(
+class Command(TyperCommand):
+    """A command whose help shows no type beside a flag (``_no_flag_type``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            _no_flag_type(param)
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            _no_flag_type(option)
+        return option
+
+
+class Group(TyperGroup):
+    """The app's group, whose ``--help`` shows no type either."""
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            _no_flag_type(option)
+        return option
+
+
+VariantOpt = Annotated[str | None, typer.Option(
     "--variant", "-v",
     help="Rule set: a king rule (strict, queens-on-kings, putt-putt; aliases golf-a/b/c, "
          "hard/medium/easy, wrap, relaxed, dead-king) or a game (black-hole, all-in-a-row), "
          "optionally with +options (+jokers2, +empty-start, ...: e.g. putt-putt+jokers2).  See "
-         "`golfstats variants`.")]
+         f"`golfstats variants`.  Default: {DEFAULT_VARIANT}, in every command.",
+    show_default=False)]
 JokersOpt = Annotated[int | None, typer.Option(
     "--jokers", min=0, max=2, help="Add 0, 1 or 2 wild jokers (overrides the variant's).")]
 EmptyStartOpt = Annotated[bool | None, typer.Option(
     "--empty-start/--card-start",
     help="Start with an empty foundation (no card turned) / with one card turned.")]
-DrawOpt = Annotated[DrawRule | None, typer.Option(
+DrawOpt = Annotated[Draw | None, typer.Option(
     "--draw", help="When a stock card may be turned: any-time (default) or when-stuck.")]
 DeadQueenOpt = Annotated[bool | None, typer.Option(
     "--dead-queen/--live-queen",
@@ -46,6 +78,19 @@ DeadQueenOpt = Annotated[bool | None, typer.Option(
 GoalOpt = Annotated[Goal, typer.Option(
     "--goal", help="strokes: best stroke score (most stock left if winnable, else fewest "
                    "cards left); win: only decide winnability (faster).")]
+MaxMemoryOpt = Annotated[float, typer.Option(
+    "--max-memory", min=0.01, metavar="GB",
+    help="Memory budget of one deal's honest value (perfect play without peeking), in GB: "
+         "goal win checks the bit rows of its first passes after each, sizes its long pass "
+         "before it starts and pays the expected strokes' table as it grows; goal strokes "
+         "sizes its state list.  A deal over it is reported unresolved, never approximated.")]
+
+
+def deals_option(help: str):
+    """``-n``, the number of deals, in every command that plays seeded deals: at least 1."""
+    return typer.Option("-n", min=1, metavar="N", help=help)
+
+
 def _checked_seed(value: int | None) -> int | None:
     if value is not None and not 0 <= value <= MAX_SEED:
         fail(f"seed must be between 0 and {MAX_SEED}, not {value}")
@@ -59,7 +104,10 @@ def seed_option(help: str):
 
 
 SeedOpt = Annotated[int, seed_option("Seed of the deals: deal i depends only on (seed, i).")]
-PYSOL_MAX = 2**33 - 1  # PySolFC's deal numbers (golfstats.deals.PYSOL_MAX)
+KeyOpt = Annotated[int | None, typer.Option(
+    "--key", min=0,
+    help="Random key of the random and sampling policies (default: the seeded deal's own "
+         "key, as in simulate; 0 for files and PySol deals).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 
@@ -76,11 +124,59 @@ def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
     raise typer.Exit(code)
 
 
-def resolve_rules(variant: str, jokers: int | None = None, empty_start: bool | None = None,
-                  draw: DrawRule | None = None, dead_queen: bool | None = None) -> Rules:
-    """The rule set of ``--variant`` with the rule options laid over it; errors exit."""
+def _cannot_write(option: str, path: Path, exc: OSError) -> NoReturn:
+    fail(f"cannot write {option} {path}: {exc.strerror or exc}", DATA_ERROR)
+
+
+def _probe(folder: Path) -> None:
+    """Write and remove a file in ``folder``: the only sure test (permission bits say
+    nothing to root, and /proc refuses new files whatever they say)."""
+    probe = folder / f".golfstats-write-test-{os.getpid()}"
+    probe.write_text("")
+    probe.unlink()
+
+
+def writable_dir(path: Path, option: str = "--out") -> Path:
+    """The folder ``path``, made (with its parents) and tried for writing before any long
+    work; a path that cannot be one exits 1 (``file.txt/x``, ``/proc/x``, no permission)."""
     try:
-        rules = parse_variant(variant)
+        path.mkdir(parents=True, exist_ok=True)
+        _probe(path)
+    except OSError as exc:
+        _cannot_write(option, path, exc)
+    return path
+
+
+def writable_file(path: Path, option: str = "--out") -> Path:
+    """``path`` checked before any long work: not a folder, in a folder that exists and
+    takes new files; else exit 1.  Nothing is created."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "Is a directory")
+        if not folder.is_dir():
+            folder.stat()  # the reason: no such folder, or a file on the way
+            raise NotADirectoryError(20, "Not a directory")
+        _probe(folder)
+    except OSError as exc:
+        _cannot_write(option, path, exc)
+    return path
+
+
+def write_text(path: Path, text: str, option: str = "--out") -> None:
+    """Write ``text`` to ``path``; an error exits 1 in one line."""
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        _cannot_write(option, path, exc)
+
+
+def resolve_rules(variant: str | None, jokers: int | None = None, empty_start: bool | None = None,
+                  draw: Draw | None = None, dead_queen: bool | None = None) -> Rules:
+    """The rule set of ``--variant`` (``DEFAULT_VARIANT`` when None) with the rule options
+    laid over it; errors exit."""
+    try:
+        rules = parse_variant(DEFAULT_VARIANT if variant is None else variant)
         return with_options(rules, jokers=jokers, empty_start=empty_start,
                             draw=draw.value if draw else None, dead_queen=dead_queen)
     except RulesError as exc:
@@ -117,13 +213,23 @@ def _keyword(name: str, annotation, default) -> inspect.Parameter:
                              annotation=annotation)
 
 
-def rule_options(default_variant: str):
+def _given_rules(variant: str | None = None, **flags) -> Rules | None:
+    """The rule set when ``--variant`` or a rule flag was given, else None."""
+    if variant is None and all(v is None for v in flags.values()):
+        return None
+    return resolve_rules(variant, **flags)
+
+
+def rule_options(optional: bool = False):
     """Decorator: replace the command's ``rules: Rules`` parameter by ``--variant`` and the
-    rule flags ``--jokers``, ``--empty-start``, ``--draw`` and ``--dead-queen``."""
-    new = [_keyword("variant", VariantOpt, default_variant), _keyword("jokers", JokersOpt, None),
+    rule flags ``--jokers``, ``--empty-start``, ``--draw`` and ``--dead-queen``.  The
+    command gets ``DEFAULT_VARIANT`` when none is given, or, with ``optional``, None (it
+    then takes the rule set from elsewhere, as ``simulate --resume`` from the run)."""
+    new = [_keyword("variant", VariantOpt, None), _keyword("jokers", JokersOpt, None),
            _keyword("empty_start", EmptyStartOpt, None), _keyword("draw", DrawOpt, None),
            _keyword("dead_queen", DeadQueenOpt, None)]
-    return lambda func: _replace_parameter(func, "rules", new, resolve_rules)
+    return lambda func: _replace_parameter(func, "rules", new,
+                                           _given_rules if optional else resolve_rules)
 
 
 class BoardSource(typing.NamedTuple):

@@ -73,3 +73,39 @@ def outcome(won: bool, strokes: int, stock_left: int, has_stock: bool = True,
     if goal_win:
         return f"cannot be won (the line shown leaves {plural(strokes, 'card')})"
     return f"lost: {plural(strokes, 'card')} left, {plural(strokes, 'stroke')}"
+
+
+def print_blocks(blocks) -> None:
+    """A report's blocks (``report.doc``) on standard output: rich tables and bold answers
+    on a terminal, the same as plain text when piped (no markup, no colour codes)."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from golfstats.report.doc import Bullets, Heading, Para
+
+    con = Console(highlight=False)
+    for block in blocks:
+        if isinstance(block, Heading):
+            con.print(Text(block.text, style="bold underline"))
+        elif isinstance(block, Para):
+            con.print(Text(block.text, style="bold" if block.strong else ""))
+        elif isinstance(block, Bullets):
+            for item in block.items:
+                line = Text("- ")
+                line.append(item)
+                con.print(line)
+        else:
+            table = Table(title=block.title or None, title_justify="left", box=box.SIMPLE_HEAD,
+                          title_style="italic")
+            for name, numeric in zip(block.columns, block.numeric, strict=True):
+                table.add_column(name, justify="right" if numeric else "left",
+                                 no_wrap=not numeric,  # names stay whole
+                                 overflow="fold",  # never an ellipsis in place of a figure
+                                 min_width=max(map(len, name.split())))  # headers wrap at spaces
+            for row in block.rows:
+                table.add_row(*row)
+            con.print(table)
+            continue
+        con.print()

@@ -4,21 +4,46 @@ imports (polars, matplotlib, numba) happen inside."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import DATA_ERROR, SeedOpt, fail, resolve_rules, rule_options, seed_option
+from golfstats.cli.options import (
+    DATA_ERROR,
+    USAGE_ERROR,
+    SeedOpt,
+    deals_option,
+    fail,
+    resolve_rules,
+    rule_options,
+    seed_option,
+    writable_dir,
+    writable_file,
+    write_text,
+)
+from golfstats.course import Difficulty
 from golfstats.deals import DEFAULT_SEED
-from golfstats.rules import Rules
+from golfstats.policies import PAR_REFERENCE
+from golfstats.rules import DEFAULT_VARIANT, Rules
 
 RunDirsArg = Annotated[list[Path], typer.Argument(
     help="Run directories of `golfstats simulate` (or a directory holding a summary.parquet, "
          "such as results/).", show_default=False)]
 HoleParMinOpt = Annotated[int, typer.Option("--hole-par-min", help="Lowest par a hole may have.")]
 HoleParMaxOpt = Annotated[int, typer.Option("--hole-par-max", help="Highest par a hole may have.")]
+ReferenceOpt = Annotated[str | None, typer.Option(
+    "--policy", "-p", help=f"Reference player whose strokes set par (default {PAR_REFERENCE}, "
+                           "the steady player of every par: par, course, report and the study).",
+    show_default=False)]
+
+
+def _run_failed(exc: Exception):
+    """A ``RunError`` in one line: exit 1 for runs that cannot be used, 2 for a question
+    they cannot answer as asked (``RunQueryError``: an unknown policy or variant)."""
+    from golfstats.runs import RunQueryError
+
+    fail(str(exc), USAGE_ERROR if isinstance(exc, RunQueryError) else DATA_ERROR)
 
 
 def _runs(paths: list[Path]):
@@ -27,7 +52,7 @@ def _runs(paths: list[Path]):
     try:
         return load_runs(paths)
     except RunError as exc:
-        fail(str(exc))
+        _run_failed(exc)
 
 
 def report(
@@ -36,22 +61,29 @@ def report(
         "--out", "-o", help="Output directory (default: report/ inside the first run directory).")] = None,
     title: Annotated[str, typer.Option("--title", help="Title of the HTML page.")] = "golfstats report",
 ) -> None:
-    """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs."""
+    """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs,
+    with the par to print for each variant (as `golfstats par` gives it)."""
+    from golfstats.cli.output import print_blocks
     from golfstats.cli.progress import Activity
     from golfstats.report import build_report
-    from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, markdown, win_rates
+    from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, table_block, win_rates
     from golfstats.runs import RunError, merge_summaries, unfinished_note
 
     runs = _runs(run_dirs)
-    out = out or run_dirs[0] / "report"
+    out = writable_dir(out or run_dirs[0] / "report")
     try:
         with Activity(f"writing the report (tables, charts, page) to {out}"):
             files = build_report(runs, out, title)
-    except (RunError, OSError) as exc:
-        fail(str(exc))
+    except RunError as exc:
+        _run_failed(exc)
+    except OSError as exc:
+        fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
     if unfinished_note(runs):
         typer.echo(unfinished_note(runs))
-    typer.echo(markdown(win_rates(merge_summaries(runs)).drop("mean_points"), WIN_FORMATS, WIN_HEADERS))
+    rates = win_rates(merge_summaries(runs))
+    shown = ["variant", "policy", "n", *(["truncated"] if rates["truncated"].sum() else []),
+             "win_rate", "ci_low", "ci_high", "mean_strokes", "median_strokes"]
+    print_blocks([table_block(rates.select(shown), WIN_FORMATS, WIN_HEADERS)])
     typer.echo(f"tables: {out / 'tables'} ({len(files.tables)} files)")
     typer.echo(f"charts: {out / 'charts'} ({', '.join(sorted(files.charts))}; PNG and SVG)")
     typer.echo(f"page:   {files.html}")
@@ -61,51 +93,60 @@ def par(
     run_dirs: Annotated[list[Path] | None, typer.Argument(
         help="Run directories (or results/); without one, a run is made (or reused) with "
              "--variant, -n and --seed.", show_default=False)] = None,
-    policy: Annotated[str | None, typer.Option(
-        "--policy", "-p", help="Reference player (default: the best honest policy in the run, "
-                               "by mean strokes; for a run made here, lookahead).")] = None,
+    policy: ReferenceOpt = None,
     variant: Annotated[str | None, typer.Option(
-        "--variant", "-v", help="Only this variant of the runs; or the variant to simulate.")] = None,
-    n: Annotated[int, typer.Option("-n", min=1, help="Deals to simulate when no run is given.")] = 20000,
+        "--variant", "-v", help="Only this variant of the runs; without a run directory, the "
+                                f"variant to simulate (default {DEFAULT_VARIANT}).",
+        show_default=False)] = None,
+    n: Annotated[int, deals_option("Deals to simulate when no run directory is given.")] = 20000,
     seed: SeedOpt = DEFAULT_SEED,
     hole_par_min: HoleParMinOpt = 3,
     hole_par_max: HoleParMaxOpt = 5,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Also write par.md, par.csv and round_totals.png/.svg here.")] = None,
+        "--out", "-o", help="Also write par.md (Markdown), par.csv and round_totals.png/.svg "
+                            "into this folder.")] = None,
 ) -> None:
-    """Par for 9- and 18-hole rounds of a reference player.
+    """The par to print for 9- and 18-hole rounds, and why; the hole pars of a course.
 
-    Round totals come from an exact convolution of the reference player's per-hole
-    stroke distribution; par is the median round total.  Without a run directory, a
-    simulation of --variant is made, or reused if results/runs already holds it.
+    Par is the median round total of the reference player (lookahead unless --policy names
+    another), from the exact convolution of its per-hole stroke distribution: a steady
+    player scores par or better in half of his rounds.  A course card that gives each
+    hole its own par (`golfstats course`) sums hole pars kept within --hole-par-min..max;
+    the report says how far that sum lies from the round par, and why.  Without a run
+    directory, a simulation of --variant is made, or reused if results/runs holds it.
     """
-    from golfstats.report.par import format_par, par_for_runs, par_table
+    from golfstats.report.par import par_blocks, par_for_runs, par_table
     from golfstats.runs import RunError
 
     if hole_par_min > hole_par_max:
         fail(f"--hole-par-min {hole_par_min} is above --hole-par-max {hole_par_max}")
+    if out is not None:
+        writable_dir(out)  # before a simulation or any reading
     if not run_dirs:
-        if not variant:
-            fail("give a run directory, or --variant (and -n, --seed) to simulate one")
-        run_dirs = [_simulate_for_par(variant, policy or "lookahead", n, seed)]
+        run_dirs = [_simulate_for_par(variant, policy or PAR_REFERENCE, n, seed)]
     try:
         results = par_for_runs(_runs(run_dirs), policy, resolve_rules(variant).id if variant else None,
                                hole_par_min, hole_par_max)
     except RunError as exc:
-        fail(str(exc))
-    text = "\n".join(format_par(r) for r in results)
-    typer.echo(text)
+        _run_failed(exc)
+    blocks = [b for r in results for b in par_blocks(r)]
+    from golfstats.cli.output import print_blocks
+
+    print_blocks(blocks)
     if out:
         from golfstats.report.charts import round_chart, save
+        from golfstats.report.doc import markdown
 
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "par.md").write_text(text)
-        par_table(results).write_csv(out / "par.csv", float_precision=6)
-        save(round_chart(results), out, "round_totals")
+        write_text(out / "par.md", markdown(blocks))
+        try:
+            par_table(results).write_csv(out / "par.csv", float_precision=6)
+            save(round_chart(results), out, "round_totals")
+        except OSError as exc:
+            fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
         typer.echo(f"wrote {out / 'par.md'}, {out / 'par.csv'}, {out / 'round_totals.png'} (.svg)")
 
 
-def _simulate_for_par(variant: str, policy: str, n: int, seed: int) -> Path:
+def _simulate_for_par(variant: str | None, policy: str, n: int, seed: int) -> Path:
     """The run results/runs/par-<variant>-<policy>-n<n>-s<seed> of the reference policy,
     made or reused by ``sim.run_or_reuse``."""
     from golfstats.policies import PolicyError, parse_policy
@@ -123,13 +164,7 @@ def _simulate_for_par(variant: str, policy: str, n: int, seed: int) -> Path:
         fail(f"simulation for par failed: {exc}", code=DATA_ERROR)
 
 
-class Difficulty(StrEnum):
-    easy = "easy"
-    medium = "medium"
-    hard = "hard"
-
-
-@rule_options("queens-on-kings")
+@rule_options()
 def course(
     rules: Rules,
     holes: Annotated[int, typer.Option("--holes", help="9 or 18.")] = 9,
@@ -154,10 +189,8 @@ def course(
         "--workers", min=1, help="Processes valuing deals for a band (default: all cores).")] = None,
     time_limit: Annotated[float, typer.Option(
         "--time-limit", min=0.1, help="Minutes the search for a band's deals may take; then it "
-                                      "stops and says how far it got.")] = 10.0,
-    policy: Annotated[str | None, typer.Option(
-        "--policy", "-p", help="Reference player whose strokes on a deal set its par "
-                               "(default lookahead).")] = None,
+                                      "stops and says how far it got (exit code 1).")] = 10.0,
+    policy: ReferenceOpt = None,
     hole_par_min: HoleParMinOpt = 3,
     hole_par_max: HoleParMaxOpt = 5,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the course as JSON here.")] = None,
@@ -165,22 +198,27 @@ def course(
         "--boards", help="Write the board text here (readable by `golfstats solve`).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of board text.")] = False,
 ) -> None:
-    """A course of 9 or 18 deals with a par for each hole; the same date gives the same course."""
+    """A course of 9 or 18 deals with a par for each hole; the same date gives the same course.
+
+    A hole's par is the reference player's strokes on that deal kept within
+    --hole-par-min..max, and the course's par their sum: the par of this course card.
+    It differs from `golfstats par`'s round par (the median total of unchosen deals,
+    without the bounds); the output says by how much.
+    """
     import datetime as dt
     import os
 
     from golfstats.cli.progress import CourseProgress
-    from golfstats.course import CourseError, band_for, date_seed, make_course
+    from golfstats.course import CourseError, CourseShort, band_for, date_seed, make_course
     from golfstats.policies import PolicyError, parse_policy
 
     if holes not in (9, 18):
         fail(f"--holes must be 9 or 18, not {holes}")
     if seed is not None and date is not None:
         fail("give --seed or --date, not both")
-    for path in (p for p in (out, boards) if p):  # refuse before the (long) work, not after
-        folder = path.parent if str(path.parent) else Path(".")
-        if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
-            fail(f"cannot write {path}")
+    for path, option in ((out, "--out"), (boards, "--boards")):
+        if path:
+            writable_file(path, option)  # refuse before the (long) work, not after
     try:
         ref = parse_policy(policy) if policy else None
         if seed is None:
@@ -194,15 +232,15 @@ def course(
             result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=ref,
                                  hole_par_min=hole_par_min, hole_par_max=hole_par_max, band=band,
                                  workers=workers, time_limit=60 * time_limit, progress=bar.update)
+    except CourseShort as exc:
+        fail(str(exc), DATA_ERROR)
     except (CourseError, PolicyError) as exc:
         fail(str(exc))
     typer.echo(result.to_json() if as_json else result.text())
-    for path, content in ((out, result.to_json()), (boards, result.text())):
-        if path:
-            try:
-                path.write_text(content)
-            except OSError as exc:
-                fail(f"cannot write {path}: {exc.strerror or exc}")
+    if out:
+        write_text(out, result.to_json(), "--out")
+    if boards:
+        write_text(boards, result.text(), "--boards")
 
 
 def compare(
@@ -216,12 +254,16 @@ def compare(
 ) -> None:
     """Paired comparison of two policies on the same deals: win-rate difference with a 95%
     interval, McNemar's test, mean stroke difference, and 9- and 18-hole match play."""
-    from golfstats.report.compare import compare_policies, comparison_table, format_comparison
+    from golfstats.cli.output import print_blocks
+    from golfstats.report.compare import compare_policies, comparison_blocks, comparison_table
+    from golfstats.report.doc import markdown
     from golfstats.runs import RunError, merge_deals, resolve_policy
 
     names = [p.strip() for p in policies]
     if len(names) != 2:
         fail(f"compare takes two policies, --policy A --policy B, not {len(names)}")
+    if out is not None:
+        writable_dir(out)
     runs = _runs(run_dirs)
     try:
         deals = merge_deals(runs)
@@ -232,16 +274,18 @@ def compare(
                 fail(f"variant {rules_id} is not in the runs")
         a, b = (resolve_policy(p, deals["policy"].unique()) for p in names)
     except RunError as exc:
-        fail(str(exc))
+        _run_failed(exc)
     if a == b:
         fail("compare two different policies")
     results = compare_policies(deals, a, b)
     if not results:
         fail(f"{a} and {b} played no deal in common")
-    text = "\n".join(format_comparison(r) for r in results)
-    typer.echo(text)
+    blocks = [b for r in results for b in comparison_blocks(r)]
+    print_blocks(blocks)
     if out:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "compare.md").write_text(text)
-        comparison_table(results).write_csv(out / "compare.csv", float_precision=6)
+        write_text(out / "compare.md", markdown(blocks))
+        try:
+            comparison_table(results).write_csv(out / "compare.csv", float_precision=6)
+        except OSError as exc:
+            fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
         typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.csv'}")

@@ -9,16 +9,24 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import DATA_ERROR, SeedOpt, fail, rule_options
+from golfstats.cli.options import (
+    DATA_ERROR,
+    USAGE_ERROR,
+    deals_option,
+    fail,
+    resolve_rules,
+    rule_options,
+    seed_option,
+    writable_file,
+)
 from golfstats.deals import DEFAULT_SEED
 from golfstats.goals import Goal
 from golfstats.policies import DEFAULT_POLICIES
 from golfstats.rules import Rules
+from golfstats.sim import Backend
 
-
-class Backend(StrEnum):
-    local = "local"
-    dask = "dask"
+#: Deals of a run when -n is not given (and the run is not resumed).
+DEFAULT_N = 10_000
 
 
 class LogLevel(StrEnum):
@@ -28,33 +36,38 @@ class LogLevel(StrEnum):
     error = "error"
 
 
-@rule_options("putt-putt")
+@rule_options(optional=True)
 def simulate(
-    rules: Rules,
-    n: Annotated[int, typer.Option(
-        "-n", "--n", help="Number of deals (deal indices 0 .. N-1 of --seed).")] = 10_000,
-    seed: SeedOpt = DEFAULT_SEED,
+    rules: Rules | None,
+    n: Annotated[int | None, deals_option(
+        f"Number of deals (deal indices 0 .. N-1 of --seed).  Default: {DEFAULT_N:,}, or the "
+        "resumed run's.")] = None,
+    seed: Annotated[int | None, seed_option(
+        f"Seed of the deals: deal i depends only on (seed, i).  Default: {DEFAULT_SEED}, or the "
+        "resumed run's.")] = None,
     policy: Annotated[list[str] | None, typer.Option(
         "--policy", "-p", help="A policy to play every deal with; repeat for several "
         "(`golfstats policies` lists them; parameters as lookahead:depth=2).  "
-        f"Default: {', '.join(DEFAULT_POLICIES)}.")] = None,
+        f"Default: {', '.join(DEFAULT_POLICIES)}, or the resumed run's.")] = None,
     goal: Annotated[Goal | None, typer.Option(
         "--goal", help="The clairvoyant solver's goal (policy exact): strokes, the best stroke "
                        "score (default); win, only winnability (faster).  Refused when no "
                        "policy is exact: the honest optimum's goal is its own parameter, "
                        "e.g. optimal with goal=strokes.")] = None,
     workers: Annotated[int | None, typer.Option(
-        "--workers", "-w", help="Worker processes (local), or local dask workers when "
+        "--workers", "-w", min=1, help="Worker processes (local), or local dask workers when "
         "--backend dask has no --scheduler.  Default: all cores.")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Run directory.  Default: a folder of results/runs named after "
                             "the variant, n and seed (e.g. strict-n1000-s2026).")] = None,
     chunk_size: Annotated[int | None, typer.Option(
-        "--chunk-size", help="Deals per chunk (a unit of work and one Parquet part).  Default: "
-        "from the slowest policy (50,000 for greedy, 250 with exact), or the resumed run's.")] = None,
+        "--chunk-size", min=1, help="Deals per chunk (a unit of work and one Parquet part).  "
+        "Default: from the slowest policy (50,000 for greedy, 250 with exact), or the resumed "
+        "run's.")] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Finish the run in --out: keep its complete parts, play the rest "
-        "(the same variant, n, seed, policies and goal are required).")] = False,
+        "--resume", help="Finish the run in --out: keep its complete parts, play the rest.  "
+        "The variant, n, seed, policies, goal and chunk size are the run's (from its "
+        "run.json); any given again must be the run's.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress bar and no informational log lines.")] = False,
     log_file: Annotated[Path | None, typer.Option(
@@ -64,7 +77,7 @@ def simulate(
         "--log-level", case_sensitive=False, help="Least severe log records kept.")] = LogLevel.info,
     backend: Annotated[Backend, typer.Option(
         "--backend", help="local: a process pool on this machine; dask: a dask.distributed "
-        "cluster (pip install 'golfstats\\[dask]').")] = Backend.local,
+        "cluster (pip install 'golfstats\\[dask]').")] = Backend.LOCAL,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Address of the dask scheduler, e.g. tcp://10.0.0.5:8786 "
         "(--backend dask; without it a local dask cluster is started).")] = None,
@@ -75,35 +88,55 @@ def simulate(
     DIR/deals/part-*.parquet holds one row per deal and policy, DIR/summary.parquet one
     row per policy (win rate with its Wilson 95% interval, strokes), DIR/run.json the
     command, versions, seed and timings.  Rows are the same whatever --workers,
-    --chunk-size or --backend; an interrupted run is finished with --resume.  --goal is
-    the clairvoyant solver's (exact).
+    --chunk-size or --backend.  An interrupted run is finished with `--out DIR --resume`,
+    which takes the run's settings from DIR/run.json.  --goal is the clairvoyant
+    solver's (exact).
     """
     import os
 
     from golfstats.policies import PolicyError, policies_from_names
-    from golfstats.sim import SimConfig, SimError, run_simulation
+    from golfstats.sim import SimConfig, SimError, default_out_dir, run_simulation
+    from golfstats.sim.resume import SettingError, Settings, resumed, stored_settings
 
     try:
-        policies = policies_from_names(policy or DEFAULT_POLICIES)
+        policies = policies_from_names(policy) if policy else None
     except PolicyError as exc:
         fail(str(exc))
+    given = Settings(rules=rules, policies=policies, n=n, seed=seed,
+                     goal=goal.value if goal else None, chunk_size=chunk_size)
+    if resume:
+        run_dir = out or default_out_dir(rules or resolve_rules(None), n or DEFAULT_N,
+                                         DEFAULT_SEED if seed is None else seed)
+        try:
+            stored = stored_settings(run_dir)
+            if stored is not None:
+                given = resumed(stored, given, run_dir)
+        except SettingError as exc:
+            fail(str(exc))
+        except SimError as exc:
+            fail(str(exc), DATA_ERROR)
+    rules = given.rules or resolve_rules(None)
+    policies = given.policies or policies_from_names(DEFAULT_POLICIES)
     if goal is not None and not any(p.info.strategy.takes_goal for p in policies):
         fail(f"--goal is the clairvoyant solver's and no policy here is exact "
              f"({', '.join(p.spec for p in policies)}); the honest optimum takes its goal as "
              "optimal:goal=...")
-    goal = goal or Goal.STROKES
-    config = SimConfig(rules=rules, policies=policies, n=n, seed=seed, goal=goal.value,
+    config = SimConfig(rules=rules, policies=policies, n=given.n or DEFAULT_N,
+                       seed=DEFAULT_SEED if given.seed is None else given.seed,
+                       goal=given.goal or Goal.STROKES.value,
                        workers=workers if workers is not None else (os.cpu_count() or 1),
-                       chunk_size=chunk_size, out=out, resume=resume, backend=backend.value,
+                       chunk_size=given.chunk_size, out=out, resume=resume, backend=backend.value,
                        scheduler=scheduler)
     try:
         config.validate()  # a bad option is a usage error (exit code 2)
     except SimError as exc:
-        fail(str(exc))
+        fail(str(exc), USAGE_ERROR)
+    if log_file is not None:
+        writable_file(log_file, "--log-file")
 
     def started() -> None:  # every check passed: say what runs
         if not quiet:
-            typer.echo(f"simulate {rules.id}: n={n:,}, seed {seed}, policies "
+            typer.echo(f"simulate {rules.id}: n={config.n:,}, seed {config.seed}, policies "
                        f"{', '.join(config.policy_specs)} -> {config.run_dir}", err=True)
 
     handler = _console_log(logging.WARNING if quiet else log_level.value.upper())

@@ -20,6 +20,8 @@ from golfstats.cli.boards import one_board, sources
 from golfstats.cli.options import (
     BoardSource,
     GoalOpt,
+    KeyOpt,
+    MaxMemoryOpt,
     board_source,
     fail,
     rule_options,
@@ -36,13 +38,8 @@ from golfstats.cli.output import (
 from golfstats.goals import Goal
 from golfstats.rules import Rules
 
-KeyOpt = Annotated[int | None, typer.Option(
-    "--key", min=0,
-    help="Random key of the random and sampling policies (default: the seeded deal's own "
-         "key, as in simulate; 0 for files and PySol deals).")]
 
-
-@rule_options("strict")
+@rule_options()
 @board_source(many=True)
 def solve_command(
     rules: Rules,
@@ -130,15 +127,8 @@ MaxStatesOpt = Annotated[int | None, typer.Option(
                                 "(goal win: known before its long pass starts).  A board that "
                                 "needs more is reported unresolved, never approximated.  "
                                 "Default: no limit but --max-memory.")]
-MaxMemoryOpt = Annotated[float, typer.Option(
-    "--max-memory", min=0.01, help="Memory budget per board in GB: goal win checks the bit "
-                                   "rows of its first passes after each, sizes its long pass "
-                                   "before it starts and pays the expected strokes' table as "
-                                   "it grows; goal strokes sizes its state list.  Over it the "
-                                   "board is unresolved.")]
 
-
-@rule_options("strict")
+@rule_options()
 @board_source(many=True)
 def odds_command(
     rules: Rules,
@@ -217,7 +207,7 @@ def odds_command(
         raise typer.Exit(1)
 
 
-@rule_options("strict")
+@rule_options()
 @board_source(many=False)
 def hint_command(
     rules: Rules,
@@ -324,7 +314,7 @@ def _clairvoyant_hint(rules: Rules, item, json_out: bool) -> None:
               f"(a line of {plural(line.n_moves, 'move')}; see `golfstats solve`)", markup=False)
 
 
-@rule_options("strict")
+@rule_options()
 @board_source(many=False)
 def play_command(
     rules: Rules,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import DATA_ERROR, SeedOpt, fail, resolve_rules
+from golfstats.cli.options import DATA_ERROR, SeedOpt, fail, resolve_rules, writable_dir
 from golfstats.deals import DEFAULT_SEED
 
 
@@ -28,11 +28,12 @@ def study(
         "--optimal", help="Comma-separated plain king rules whose perfect play without peeking "
                           "is estimated (deals valued until +/-2.5 points), or 'none' "
                           "(default: the plain king rules among --variants).")] = None,
-    optimal_memory: Annotated[float, typer.Option(
-        "--optimal-memory", min=0.1,
-        help="Memory budget of one deal's exact value, GB, on each worker (putt-putt deals "
-             "need 4-8; a deal over it is kept as unresolved, bounded, and valued again by "
-             "a later sitting with a larger budget).")] = 8.0,
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", min=0.01, metavar="GB",
+        help="Memory budget of one deal's honest value (perfect play without peeking, "
+             "--optimal), in GB, on each worker, as in `golfstats odds` (putt-putt deals need "
+             "4-8; a deal over it is kept as unresolved, bounded, and valued again by a later "
+             "sitting with a larger budget).")] = 8.0,
     plan_only: Annotated[bool, typer.Option(
         "--plan-only", help="Run the pilot, print the plan and its time estimate, stop.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
@@ -62,15 +63,12 @@ def study(
     if any(v not in SAMPLING_VARIANTS or v not in chosen for v in optimal_variants):
         fail(f"--optimal takes plain king rules of the study ({', '.join(SAMPLING_VARIANTS)}), "
              f"or 'none'; not {optimal}")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
+    writable_dir(out)
     config = StudyConfig(out=out, seed=seed, hours_budget=hours_budget, scale=scale,
                          workers=workers or os.cpu_count() or 1, variants=chosen,
                          sampling_variants=tuple(v for v in SAMPLING_VARIANTS if v in chosen),
                          progress=not quiet, plan_only=plan_only, optimal_variants=optimal_variants,
-                         optimal_max_bytes=int(optimal_memory * 1e9))
+                         optimal_max_bytes=int(max_memory * 1e9))
     try:
         result = run_study(config, note=typer.echo)
     except StudyError as exc:

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
     from golfstats.rules import Rules
 
 DEFAULT_POLICIES = _registry.DEFAULT_POLICIES
+PAR_REFERENCE = _registry.PAR_REFERENCE
 
-__all__ = ["DEFAULT_POLICIES", "REGISTRY", "Param", "Policy", "PolicyError",
+__all__ = ["DEFAULT_POLICIES", "PAR_REFERENCE", "REGISTRY", "Param", "Policy", "PolicyError",
            "PolicyInfo", "is_honest", "parse_policy", "plan", "play_board", "play_deals",
            "policies_from_names", "policy_order", "style"]
 

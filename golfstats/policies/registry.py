@@ -50,3 +50,5 @@ register(PolicyInfo(
 #: What ``golfstats simulate`` plays when no policy is named: a simple honest player, a
 #: stronger one and the clairvoyant optimum.
 DEFAULT_POLICIES = ("greedy", "lookahead", "exact")
+#: The steady player whose strokes set par (``golfstats par``, ``course``, the study).
+PAR_REFERENCE = "lookahead"

@@ -30,12 +30,17 @@ class ReportFiles:
 
 
 def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats report",
-                 extra_sections: list[tuple[str, str]] | None = None) -> ReportFiles:
-    """Tables, charts and the HTML page of the merged summaries of ``runs``.
+                 extra_sections: list[tuple[str, str]] | None = None,
+                 par: bool = True) -> ReportFiles:
+    """Tables, charts and the HTML page of the merged summaries of ``runs``; with ``par``,
+    the page's par section (``par.par_section``: the par to print per variant) and
+    ``tables/par.md``.
 
-    ``extra_sections`` are (heading, inner HTML) appended to the page (the study adds par).
+    ``extra_sections`` are (heading, inner HTML) appended to the page (the study adds its
+    own par table and passes ``par=False``).
     """
-    from golfstats.report import charts, html, tables
+    from golfstats.report import charts, doc, html, tables
+    from golfstats.report.par import par_section
 
     out_dir = Path(out_dir)
     summary = merge_summaries(runs)
@@ -56,6 +61,11 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
         inner = (html.paragraph(t.note) + html.table_html(t.df, t.formats, t.headers)
                  + html.image_html(files.charts[chart.name][1], f"{chart.name} chart", chart.caption))
         sections.append((t.title, inner))
+    if par:
+        blocks = ([doc.Para(status)] if status else []) + par_section(runs)
+        (out_dir / "tables" / "par.md").write_text(doc.markdown(blocks))
+        files.tables = sorted((out_dir / "tables").glob("*.*"))
+        sections.append(("Par for 9 and 18 holes", doc.html(blocks)))
     sections.extend(extra_sections or [])
     files.html = out_dir / "report.html"
     files.html.write_text(html.page(title, sections, intro))

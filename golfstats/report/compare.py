@@ -192,31 +192,38 @@ def comparison_table(results: list[Comparison]) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None)
 
 
-def format_comparison(r: Comparison) -> str:
-    """A human-readable block (the CLI prints it; it is also the Markdown of ``--out``)."""
+def comparison_blocks(r: Comparison) -> list:
+    """The comparison as report blocks (``report.doc``): a heading and its findings."""
+    from golfstats.report.doc import Bullets, Heading
+
     def pct(x: float) -> str:
         return f"{100 * x:.2f}%"
 
-    lines = [
-        f"### {r.variant}: {r.a} (A) vs {r.b} (B), {r.n} paired deals",
-        "",
-        f"- Win rate: A {pct(r.win_rate_a)}, B {pct(r.win_rate_b)}; difference A-B "
+    items = [
+        f"Win rate: A {pct(r.win_rate_a)}, B {pct(r.win_rate_b)}; difference A-B "
         f"{100 * r.diff:+.2f} pp, 95% CI [{100 * r.diff_low:+.2f}, {100 * r.diff_high:+.2f}] pp "
         "(Newcombe, paired)",
-        f"- Deals: both won {r.both}, only A {r.only_a}, only B {r.only_b}, neither {r.neither}",
-        f"- McNemar's test: exact p = {r.mcnemar_exact_p:.4g}; chi-square (continuity-corrected) "
+        f"Deals: both won {r.both}, only A {r.only_a}, only B {r.only_b}, neither {r.neither}",
+        f"McNemar's test: exact p = {r.mcnemar_exact_p:.4g}; chi-square (continuity-corrected) "
         f"= {r.mcnemar_chi2:.3f}, p = {r.mcnemar_chi2_p:.4g}",
-        f"- Strokes: mean A {r.mean_strokes_a:.3f}, B {r.mean_strokes_b:.3f}; mean difference A-B "
+        f"Strokes: mean A {r.mean_strokes_a:.3f}, B {r.mean_strokes_b:.3f}; mean difference A-B "
         f"{r.stroke_diff:+.3f}, 95% CI [{r.stroke_diff_low:+.3f}, {r.stroke_diff_high:+.3f}] "
         "(normal approximation)",
     ]
     for h, m in r.matches.items():
         if not m.rounds:
-            lines.append(f"- {h}-hole rounds: fewer than {h} paired deals, no round played")
+            items.append(f"{h}-hole rounds: fewer than {h} paired deals, no round played")
             continue
-        lines.append(
-            f"- {h}-hole match play, {m.rounds} rounds: A won {m.a_rounds}, B won {m.b_rounds}, "
+        items.append(
+            f"{h}-hole match play, {m.rounds} rounds: A won {m.a_rounds}, B won {m.b_rounds}, "
             f"halved {m.halved_rounds}; holes won A {m.a_holes}, B {m.b_holes}, halved {m.halved_holes}. "
             f"Stroke play: A lower {m.a_stroke_rounds}, B lower {m.b_stroke_rounds}, "
             f"tied {m.tied_stroke_rounds}")
-    return "\n".join(lines) + "\n"
+    return [Heading(f"{r.variant}: {r.a} (A) vs {r.b} (B), {r.n} paired deals"), Bullets(tuple(items))]
+
+
+def format_comparison(r: Comparison) -> str:
+    """``comparison_blocks`` as Markdown (what ``golfstats compare --out`` writes)."""
+    from golfstats.report.doc import markdown
+
+    return markdown(comparison_blocks(r))

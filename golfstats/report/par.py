@@ -6,15 +6,20 @@ independent deals, so the distribution of a round's total is the per-hole
 distribution convolved with itself 9 (or 18) times: computed *exactly* by discrete
 convolution, no resampling.
 
-Recommended par rule.  The par of a round is the *median* round total: the smallest
-total t with P(total <= t) >= 1/2, so the reference player scores par or better in at
-least half of his rounds (totals are whole strokes, so the median needs no rounding).
-Against it a round is an eagle (or better) at par-2 or less, a birdie at par-1,
-par, a bogey at par+1, a double bogey at par+2, and worse beyond.
+The par to print.  The par of a round is the *median* round total: the smallest total
+t with P(total <= t) >= 1/2, so the reference player scores par or better in at least
+half of his rounds (totals are whole strokes, so the median needs no rounding).  The
+reference player is ``PAR_REFERENCE`` (lookahead) unless another is named, as in
+``golfstats course`` and the study.
 
-Per-hole par.  Some games give each hole its own par: what the reference player
-scores on that very deal, clamped to 3..5 by default (``hole_par``); a course's par
-is the sum of its holes' pars.
+Hole par.  Some games give each hole its own par: what the reference player scores on
+that very deal, kept within 3..5 by default (``hole_par``); a course's par is the sum
+of its holes' pars (``golfstats course``).  Against a hole's par a hole is an eagle (or
+better) at par-2 or less, a birdie at par-1, par, a bogey, a double bogey, or worse
+(``CLASSES``).  The sum of hole pars is not the round par: the bounds lift every deal
+the player clears (a score of 0 or less) to par 3 and cut every heavy loss to par 5,
+so a course card's par differs from the par of a round of unchosen deals, and
+``par_blocks`` says by how much and why.
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-#: Result names against a par, by strokes over par (None: open end).
+from golfstats.policies import PAR_REFERENCE
+from golfstats.report.doc import Block, Heading, Para, Table
+
+#: A hole's result against its own par, by strokes over par (None: open end).
 CLASSES: tuple[tuple[str, int | None, int | None], ...] = (
     ("eagle or better", None, -2), ("birdie", -1, -1), ("par", 0, 0), ("bogey", 1, 1),
     ("double bogey", 2, 2), ("worse", 3, None))
 TRADITIONAL_PER_HOLE = 5  # docs/rules.md: par 45 for 9 holes, 90 for 18
-METHOD = "exact convolution of the per-hole stroke distribution (holes are independent deals)"
-PAR_RULE = "par = median round total (smallest t with P(total <= t) >= 1/2)"
 
 
 @dataclass(frozen=True)
@@ -116,7 +122,6 @@ class RoundPar:
     mean: float
     sd: float
     quantiles: dict[str, int]
-    classes: list[tuple[str, str, float]]  # (name, totals, probability)
     traditional: int
     p_at_or_under_traditional: float
     p_under_traditional: float
@@ -125,23 +130,12 @@ class RoundPar:
 
 
 def round_par(per_hole: Pmf, holes: int) -> RoundPar:
-    """The round total's distribution, its par (the median) and what each result needs."""
+    """The round total's distribution, its par (the median) and its spread."""
     total = per_hole.total(holes)
     par = total.quantile(0.5)
-    classes = []
-    for name, lo, hi in CLASSES:
-        a = None if lo is None else par + lo
-        b = None if hi is None else par + hi
-        if a is None:
-            text = f"<= {b}"
-        elif b is None:
-            text = f">= {a}"
-        else:
-            text = str(a) if a == b else f"{a}..{b}"
-        classes.append((name, text, total.prob(a, b)))
     traditional = TRADITIONAL_PER_HOLE * holes
     quantiles = {f"p{int(q * 100)}": total.quantile(q) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
-    return RoundPar(holes, par, total.mean, total.sd, quantiles, classes, traditional,
+    return RoundPar(holes, par, total.mean, total.sd, quantiles, traditional,
                     total.cdf(traditional), total.cdf(traditional - 1), total.cdf(0), total)
 
 
@@ -227,63 +221,128 @@ def par_table(results: list[ParResult]) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None)
 
 
-def format_par(r: ParResult) -> str:
-    """A human-readable report of one ``ParResult`` (Markdown-friendly)."""
-    lines = [f"### {r.variant}: par for the reference player {r.policy} ({r.n} deals)", "",
-             f"Per hole: mean {r.per_hole.mean:.2f} strokes, sd {r.per_hole.sd:.2f}.",
-             f"Round totals: {METHOD}.", f"Recommended par rule: {PAR_RULE}.", ""]
-    for h, rp in r.rounds.items():
-        q = rp.quantiles
-        lines += [f"**{h} holes: par {rp.par}** (mean {rp.mean:.1f}, sd {rp.sd:.1f}; "
-                  f"10/25/50/75/90% quantiles {q['p10']}/{q['p25']}/{q['p50']}/{q['p75']}/{q['p90']})", "",
-                  "| result | round total | probability |", "|---|---:|---:|"]
-        lines += [f"| {name} | {text} | {100 * p:.1f}% |" for name, text, p in rp.classes]
-        lines += ["", f"Traditional par {rp.traditional}: the reference player scores {rp.traditional} "
-                      f"or better in {100 * rp.p_at_or_under_traditional:.1f}% of rounds (beats it in "
-                      f"{100 * rp.p_under_traditional:.1f}%); a perfect round (total <= 0) has "
-                      f"probability {100 * rp.p_perfect:.2g}%.", ""]
+def _pct(p: float) -> str:
+    if p == 0:
+        return "0%"
+    return f"{100 * p:.1f}%" if p >= 0.001 else f"{100 * p:.2g}%"
+
+
+def _hole_pars_text(r: ParResult) -> str:
+    """The hole pars in words, and why a course of them has another par than a round."""
     hp = r.hole
-    shares = ", ".join(f"par {p}: {100 * s:.1f}%" for p, s in sorted(hp.shares.items()))
-    courses = ", ".join(f"{h} holes {cp}" for h, cp in hp.course_par.items())
-    lines += [f"Per-hole par (the reference player's strokes on the deal, clamped to {hp.lo}..{hp.hi}): "
-              f"{shares}; mean hole par {hp.mean:.2f}; median course par {courses}.", ""]
+    shares = ", ".join(f"par {p} on {_pct(s)}" for p, s in sorted(hp.shares.items()))
+    courses = " and ".join(f"{cp} for {h} holes" for h, cp in hp.course_par.items())
+    text = (f"A hole's par is {r.policy}'s strokes on that deal, kept within {hp.lo}..{hp.hi}: "
+            f"{shares} of deals.  A course of such holes has par {courses} (the median; "
+            "`golfstats course` gives each course its own, the sum of its holes' pars).")
+    diffs = [(h, hp.course_par[h] - r.rounds[h].par) for h in hp.course_par if h in r.rounds]
+    if any(d for _, d in diffs):
+        h, d = diffs[0]
+        why = (f"a deal {r.policy} clears (0 strokes or fewer) still has par {hp.lo} on the card"
+               if d > 0 else f"a deal {r.policy} loses with many cards left has par {hp.hi} at most")
+        text += (f"  That is {abs(d)} {'above' if d > 0 else 'below'} the round par for {h} holes "
+                 f"because {why}: print the round par for a round of deals nobody chose, the "
+                 "sum of the hole pars on a course card that gives each hole its par.")
+    return text
+
+
+def par_blocks(r: ParResult) -> list[Block]:
+    """The par report of one ``ParResult``: the par to print and why, the spread of round
+    totals, the hole pars and (with deal rows) every player against them."""
+    pars = ", ".join(f"{h} holes {rp.par}" for h, rp in r.rounds.items())
+    blocks: list[Block] = [
+        Heading(f"{r.variant}: par for {r.policy} ({r.n:,} deals)"),
+        Para(f"Par to print: {pars}.", strong=True),
+        Para(f"Why: par is the median round total of the reference player {r.policy}, so a "
+             f"steady player scores par or better in at least half of his rounds.  {r.policy} "
+             f"scores {r.per_hole.mean:.2f} strokes a hole on average (sd {r.per_hole.sd:.2f}); "
+             "a round's total is that distribution convolved over its independent deals, "
+             "exactly."),
+        Table(("holes", "par", "mean", "10% <=", "90% <=", "<= 5 a hole", "<= 0"),
+              tuple((str(h), str(rp.par), f"{rp.mean:.1f}", str(rp.quantiles["p10"]),
+                     str(rp.quantiles["p90"]), _pct(rp.p_at_or_under_traditional),
+                     _pct(rp.p_perfect)) for h, rp in r.rounds.items()),
+              (True,) * 7, title=f"Round totals of {r.policy}"),
+        Para("10% <= and 90% <=: one round in ten totals that or less, nine in ten that or "
+             "less; <= 5 a hole: the share of rounds that meet the traditional par (45 for 9 "
+             "holes, 90 for 18); <= 0: perfect rounds."),
+        Para(_hole_pars_text(r)),
+    ]
     if r.versus_hole_par is not None and not r.versus_hole_par.is_empty():
         cols = [name for name, _, _ in CLASSES]
-        lines += ["Each policy against these hole pars (share of holes):", "",
-                  "| policy | holes | mean over par | " + " | ".join(cols) + " |",
-                  "|---|---:|---:|" + "---:|" * len(cols)]
-        for row in r.versus_hole_par.iter_rows(named=True):
-            lines.append(f"| {row['policy']} | {row['holes']} | {row['mean_over_par']:+.2f} | "
-                         + " | ".join(f"{100 * row[c]:.1f}%" for c in cols) + " |")
-        lines.append("")
-    return "\n".join(lines)
+        blocks.append(Table(
+            ("player", "holes", "mean over par", *cols),
+            tuple((row["policy"], f"{row['holes']:,}", f"{row['mean_over_par']:+.2f}",
+                   *(_pct(row[c]) for c in cols)) for row in r.versus_hole_par.iter_rows(named=True)),
+            (False, True, True, *(True,) * len(cols)),
+            title=f"Every player against {r.policy}'s hole pars (share of holes)"))
+    return blocks
+
+
+def format_par(r: ParResult) -> str:
+    """``par_blocks`` as Markdown (what ``golfstats par --out`` writes)."""
+    from golfstats.report.doc import markdown
+
+    return markdown(par_blocks(r))
 
 
 def par_for_runs(runs, policy: str | None = None, variant: str | None = None, lo: int = 3,
                  hi: int = 5) -> list[ParResult]:
     """``ParResult`` of every variant of ``runs`` (or only ``variant``, a canonical id) for
-    the reference ``policy`` (default: the best honest policy of each variant); with deal
-    rows, every policy is also scored against that reference's hole pars.  ``RunError``
-    when the variant or the policy is not in the runs."""
-    from dataclasses import replace
-
-    from golfstats.runs import RunError, best_honest, merge_deals, merge_summaries, resolve_policy
+    the reference ``policy`` (default ``PAR_REFERENCE``); with deal rows, every policy is
+    also scored against that reference's hole pars.  ``RunQueryError`` when the variant or
+    the policy is not in the runs."""
+    from golfstats.runs import RunQueryError, merge_summaries
 
     summary = merge_summaries(runs)
     if variant:
         summary = summary.filter(pl.col("variant") == variant)
         if summary.is_empty():
-            raise RunError(f"variant {variant} is not in the run")
-    deals = merge_deals(runs) if any(r.has_deals for r in runs) else None
-    results = []
+            raise RunQueryError(f"variant {variant} is not in the run")
+    deals = _deals(runs)
+    return [_variant_par(summary, deals, v, policy, lo, hi)
+            for v in summary["variant"].unique(maintain_order=True)]
+
+
+def par_section(runs) -> list[Block]:
+    """The report page's par: for every variant the runs played ``PAR_REFERENCE`` on, its
+    ``par_blocks``; a line for each variant they did not."""
+    from golfstats.runs import RunQueryError, merge_summaries
+
+    summary = merge_summaries(runs)
+    deals = _deals(runs)
+    blocks: list[Block] = []
     for v in summary["variant"].unique(maintain_order=True):
-        rows = summary.filter(pl.col("variant") == v)
-        ref = resolve_policy(policy, rows["policy"]) if policy else best_honest(summary, v)
-        if ref is None:
-            raise RunError(f"no honest policy in the run for {v}; choose one with --policy")
-        hist = rows.filter(pl.col("policy") == ref)["stroke_hist"][0].to_list()
-        result = par_from_hist(v, ref, hist, lo, hi)
-        if deals is not None:
-            result = replace(result, versus_hole_par=versus_hole_par(deals, v, ref, lo, hi))
-        results.append(result)
-    return results
+        try:
+            blocks += par_blocks(_variant_par(summary, deals, v, None, 3, 5))
+        except RunQueryError as exc:
+            blocks.append(Para(f"{v}: no par here: {exc}."))
+    return blocks
+
+
+def _deals(runs) -> pl.DataFrame | None:
+    from golfstats.runs import merge_deals
+
+    return merge_deals(runs) if any(r.has_deals for r in runs) else None
+
+
+def _variant_par(summary: pl.DataFrame, deals: pl.DataFrame | None, variant: str,
+                 policy: str | None, lo: int, hi: int) -> ParResult:
+    from dataclasses import replace
+
+    from golfstats.runs import RunQueryError, resolve_policy
+
+    rows = summary.filter(pl.col("variant") == variant)
+    try:
+        ref = resolve_policy(policy or PAR_REFERENCE, rows["policy"])
+    except RunQueryError:
+        if policy:
+            raise
+        raise RunQueryError(f"the run has no rows of {PAR_REFERENCE}, par's reference player by "
+                            f"default, for {variant}; name another with --policy (it has: "
+                            f"{', '.join(rows['policy'])})") from None
+    hist = rows.filter(pl.col("policy") == ref)["stroke_hist"][0].to_list()
+    result = par_from_hist(variant, ref, hist, lo, hi)
+    if deals is not None:
+        result = replace(result, versus_hole_par=versus_hole_par(deals, variant, ref, lo, hi))
+    return result

@@ -157,6 +157,19 @@ def markdown(df: pl.DataFrame, formats: dict[str, Callable] | None = None,
     return "\n".join(lines) + "\n"
 
 
+def table_block(df: pl.DataFrame, formats: dict[str, Callable] | None = None,
+                headers: dict[str, str] | None = None, title: str = ""):
+    """``df`` as a ``report.doc.Table`` (cells formatted as ``markdown`` formats them)."""
+    from golfstats.report.doc import Table
+
+    formats, headers = formats or {}, headers or {}
+    cols = df.columns
+    return Table(tuple(headers.get(c, c) for c in cols),
+                 tuple(tuple(_fmt(v, formats.get(c)) for c, v in zip(cols, row, strict=True))
+                       for row in df.iter_rows()),
+                 tuple(df.schema[c].is_numeric() for c in cols), title)
+
+
 WIN_FORMATS: dict[str, Callable] = {
     "win_rate": percent, "ci_low": percent, "ci_high": percent,
     "half_width": lambda x: f"±{100 * x:.2f}%",

@@ -11,6 +11,7 @@ from golfstats.runs.read import (
     VARIANT_ORDER,
     Run,
     RunError,
+    RunQueryError,
     best_honest,
     example_source,
     find_repo_results,
@@ -27,6 +28,6 @@ from golfstats.runs.schema import DEAL_SCHEMA, DEALS_DIR, RUN_JSON, SUMMARY, SUM
 from golfstats.runs.summary import summarize, summarize_parts
 
 __all__ = ["DEALS_DIR", "DEAL_COLUMNS", "DEAL_SCHEMA", "RUN_JSON", "SUMMARY", "SUMMARY_SCHEMA",
-           "VARIANT_ORDER", "Run", "RunError", "best_honest", "example_source", "find_repo_results",
-           "load_run", "load_runs", "merge_deals", "merge_summaries", "order", "resolve_policy",
-           "summarize", "summarize_parts", "unfinished_note", "variant_key"]
+           "VARIANT_ORDER", "Run", "RunError", "RunQueryError", "best_honest", "example_source",
+           "find_repo_results", "load_run", "load_runs", "merge_deals", "merge_summaries", "order",
+           "resolve_policy", "summarize", "summarize_parts", "unfinished_note", "variant_key"]

@@ -29,7 +29,13 @@ VARIANT_ORDER = tuple(k + o for k in _KINGS for o in _OPTIONS) + ("black-hole", 
 
 
 class RunError(ValueError):
-    """Input a reader cannot use: a missing run directory, an unknown policy, ..."""
+    """Runs a reader cannot use: a missing or unreadable run directory, one that is not a
+    run, no deal rows where they are needed (bad input data)."""
+
+
+class RunQueryError(RunError):
+    """A question the runs cannot answer as asked: a policy or variant they do not hold,
+    no honest policy to choose by itself (a usage error: ask another)."""
 
 
 def variant_key(variant: str) -> tuple[int, str]:
@@ -79,7 +85,7 @@ class Run:
         if not self.deal_files:
             raise RunError(f"{self.path} has no deal rows ({DEALS_DIR}/part-*.parquet); "
                            "this needs a run directory of `golfstats simulate`")
-        return pl.read_parquet(list(self.deal_files), columns=list(columns))
+        return _read_parquet(list(self.deal_files), columns=list(columns))
 
 
 def load_run(path: Path | str) -> Run:
@@ -93,14 +99,17 @@ def load_run(path: Path | str) -> Run:
     deal_files = tuple(sorted((path / DEALS_DIR).glob("part-*.parquet")))
     summary_file = path / SUMMARY
     if summary_file.is_file():
-        summary = _upgrade(pl.read_parquet(summary_file))
+        summary = _upgrade(_read_parquet(summary_file))
         missing = [c for c in SUMMARY_CORE if c not in summary.columns]
         if missing:
             raise RunError(f"{summary_file} lacks the columns {', '.join(missing)}")
         summary = summary.with_columns(pl.lit(None, dtype).alias(c) for c, dtype in
                                        SUMMARY_SCHEMA.items() if c not in summary.columns)
     elif deal_files:
-        summary = summarize(pl.scan_parquet([str(f) for f in deal_files]))
+        try:
+            summary = summarize(pl.scan_parquet([str(f) for f in deal_files]))
+        except (OSError, pl.exceptions.PolarsError) as exc:
+            raise RunError(f"cannot read the deal rows of {path}: {_why(exc)}") from None
     else:
         raise RunError(f"{path} is not a run directory (no {SUMMARY}, no {DEALS_DIR}/part-*.parquet)")
     info: dict = {}
@@ -111,6 +120,19 @@ def load_run(path: Path | str) -> Run:
             raise RunError(f"cannot read {path / RUN_JSON}: {exc}") from None
     summary = summary.select([pl.col(c).cast(t) for c, t in SUMMARY_SCHEMA.items()])
     return Run(path, order(summary), info, deal_files)
+
+
+def _why(exc: Exception) -> str:
+    """The first line of a reader's complaint (polars' messages run over many lines)."""
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return (text.strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _read_parquet(path: Path, columns=None) -> pl.DataFrame:
+    try:
+        return pl.read_parquet(path, columns=columns)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise RunError(f"cannot read {path}: {_why(exc)}") from None
 
 
 #: Columns a summary written before run format 2 lacks, and what they were then.
@@ -169,9 +191,9 @@ def resolve_policy(text: str, present) -> str:
     try:
         spec = parse_policy(text).spec
     except PolicyError as exc:
-        raise RunError(str(exc)) from None
+        raise RunQueryError(str(exc)) from None
     if spec not in present:
-        raise RunError(f"policy {spec} is not in the run; it has: {', '.join(present) or 'none'}")
+        raise RunQueryError(f"policy {spec} is not in the run; it has: {', '.join(present) or 'none'}")
     return spec
 
 

@@ -14,6 +14,7 @@ size or the backend, and an interrupted run is finished with ``resume=True``.
 """
 
 from golfstats.sim.plan import (
+    Backend,
     Chunk,
     SimConfig,
     SimError,
@@ -21,7 +22,16 @@ from golfstats.sim.plan import (
     default_out_dir,
     plan_chunks,
 )
-from golfstats.sim.run import run_or_reuse, run_simulation
 
-__all__ = ["Chunk", "SimConfig", "SimError", "auto_chunk_size", "default_out_dir", "plan_chunks",
-           "run_or_reuse", "run_simulation"]
+__all__ = ["Backend", "Chunk", "SimConfig", "SimError", "auto_chunk_size", "default_out_dir",
+           "plan_chunks", "run_or_reuse", "run_simulation"]
+
+
+def __getattr__(name: str):
+    """``run_simulation`` and ``run_or_reuse`` are imported on first use: they bring polars,
+    and the command line reads ``Backend`` from here for its help, which must stay fast."""
+    if name in ("run_or_reuse", "run_simulation"):
+        from golfstats.sim import run
+
+        return getattr(run, name)
+    raise AttributeError(f"module 'golfstats.sim' has no attribute {name!r}")

@@ -15,18 +15,30 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from golfstats.deals import DEFAULT_SEED, MAX_SEED
 from golfstats.goals import Goal
-from golfstats.policies import Policy
 from golfstats.rules import RULES_VERSION, Rules
+
+if TYPE_CHECKING:  # the command line imports this module for Backend; policies stay out
+    from golfstats.policies import Policy
 
 #: Seeds are stored as Int64.
 #: A chunk is a unit of work, a Parquet part and the grain of resuming.
 MAX_CHUNK_SIZE = 1_000_000
 # At least this many chunks per worker when n is small, so every worker gets work.
 _CHUNKS_PER_WORKER = 4
+
+
+class Backend(StrEnum):
+    """Where the chunks are played: ``local``, a process pool on this machine; ``dask``, a
+    dask.distributed cluster."""
+
+    LOCAL = "local"
+    DASK = "dask"
 
 
 class SimError(ValueError):
@@ -85,9 +97,9 @@ class SimConfig:
         if self.chunk_size is not None and not 1 <= self.chunk_size <= MAX_CHUNK_SIZE:
             raise SimError(f"chunk size must be between 1 and {MAX_CHUNK_SIZE:,}, "
                            f"not {self.chunk_size}")
-        if self.backend not in ("local", "dask"):
-            raise SimError(f"backend must be local or dask, not {self.backend!r}")
-        if self.scheduler and self.backend != "dask":
+        if self.backend not in tuple(Backend):
+            raise SimError(f"backend must be {' or '.join(Backend)}, not {self.backend!r}")
+        if self.scheduler and self.backend != Backend.DASK:
             raise SimError("--scheduler is only for --backend dask")
 
     @property

@@ -135,7 +135,7 @@ def _check_out_dir(config: SimConfig) -> dict | None:
         probe.write_text("ok")
         probe.unlink()
     except OSError as exc:
-        raise SimError(f"cannot write to --out {run_dir}: {exc.strerror or exc}") from exc
+        raise SimError(f"cannot write --out {run_dir}: {exc.strerror or exc}") from exc
     return stored
 
 

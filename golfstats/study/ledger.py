@@ -170,7 +170,8 @@ class RunTallies:
     chunks: int
     deals_done: int
     seconds: float  # one core's seconds over its finished chunks
-    sittings: tuple[str, ...]
+    sittings: tuple[str, ...]  # when the sittings that played its chunks started (UTC)
+    machines: tuple[str, ...]  # and on what kind of machine
 
     @property
     def complete(self) -> bool:
@@ -188,7 +189,8 @@ def run_tallies(ledger: Path, run: PlannedRun) -> RunTallies:
     return RunTallies(run, merge_tallies([r.tally for r in records]),
                       merge_pair_tallies([r.pairs for r in records]), len(records), len(run.chunks()),
                       sum(r.chunk.count for r in records), sum(r.seconds for r in records),
-                      tuple(sorted({r.sitting.get("started", "") for r in records} - {""})))
+                      tuple(sorted({r.sitting.get("started", "") for r in records} - {""})),
+                      tuple(sorted({r.sitting.get("machine", "") for r in records} - {""})))
 
 
 def play_run(ledger: Path, run: PlannedRun, workers: int, progress: bool,

@@ -89,8 +89,18 @@ def read_rows(folder: Path) -> pl.DataFrame:
     for path in sorted(folder.glob("deal-*.json")):
         data = read_json(path)
         if data is not None and set(ROW_SCHEMA) <= set(data):
-            rows.append({k: data[k] for k in ROW_SCHEMA})
-    return pl.DataFrame(rows, schema=ROW_SCHEMA, orient="row") if rows else pl.DataFrame(schema=ROW_SCHEMA)
+            rows.append({**{k: data[k] for k in ROW_SCHEMA}, **_sitting(data)})
+    schema = {**ROW_SCHEMA, **SITTING_COLUMNS}
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
+#: Where a valued deal was computed (``study.ledger.SITTING``), beside its row.
+SITTING_COLUMNS = {"sitting": pl.String, "machine": pl.String}
+
+
+def _sitting(data: dict) -> dict:
+    sitting = data.get("sitting") or {}
+    return {"sitting": sitting.get("started", ""), "machine": sitting.get("machine", "")}
 
 
 def valued_count(ledger: Path, variant: str, seed: int, orders: int) -> int:
@@ -124,6 +134,7 @@ def value_deal(variant: str, seed: int, index: int, orders: int,
 
 
 def _write_row(folder: Path, row: dict) -> None:
+    row = {k: v for k, v in row.items() if k not in SITTING_COLUMNS}
     write_json(_deal_path(folder, row["deal_index"]), {**row, "sitting": SITTING})
 
 

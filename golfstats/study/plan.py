@@ -34,7 +34,7 @@ from pathlib import Path
 import polars as pl
 
 from golfstats.deals import DEFAULT_SEED
-from golfstats.policies import is_honest
+from golfstats.policies import PAR_REFERENCE, is_honest
 from golfstats.runs import VARIANT_ORDER, Run
 from golfstats.stats import Z95, wilson
 
@@ -42,7 +42,7 @@ from golfstats.stats import Z95, wilson
 #: optimum the sizes are planned for, and the honest reference player that sets par.
 STUDY_POLICIES = ("random", "greedy", "lookahead", "exact")
 CLAIRVOYANT = "exact"
-REFERENCE = "lookahead"
+REFERENCE = PAR_REFERENCE
 SAMPLING_POLICY = "sampling"  # the default sampling player (32 samples, successive halving)
 SAMPLING_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
 #: The rule sets whose clairvoyant win rate is measured to ``half_width`` (the published

@@ -1,0 +1,202 @@
+"""Every command, every bad input: one ``golfstats: error: ...`` line on stderr, the
+README's exit code (1: data that cannot be used, a path that cannot be read or written;
+2: a usage error) and no traceback (README, "Exit codes"; issue 22).
+
+The sweep runs each command through ``golfstats.cli.main``, the console script's entry
+point (``CliRunner`` would bypass its one-line usage errors), in-process, with the same
+bad inputs: a wrong variant, a malformed board (or run), n <= 0, unwritable paths
+(``file.txt/x``, ``/proc/x``), a missing file and a folder that is not a run.  An input
+a command does not take is left out of its rows.  ``python tests/test_errors.py`` prints
+the table (command, input, exit code, message).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import PYSOL_1
+from run_fixtures import write_run
+
+from golfstats.cli import main
+from golfstats.rules import RULES_VERSION
+
+USAGE, DATA = 2, 1
+
+
+@dataclass(frozen=True)
+class Case:
+    command: str
+    input: str
+    args: tuple[str, ...]  # "{x}" is replaced by the sandbox folder
+    code: int
+    needle: str = ""
+
+
+def _cases() -> list[Case]:
+    out: list[Case] = []
+    add = out.append
+    for cmd in ("deal", "solve", "odds", "hint", "play"):
+        add(Case(cmd, "wrong variant", (cmd, "--pysol", "1", "--variant", "nope"), USAGE,
+                 "unknown variant"))
+        add(Case(cmd, "malformed board", (cmd, "{x}/bad.txt"), DATA, "board 1"))
+        add(Case(cmd, "n <= 0: --index -1", (cmd, "--seed", "1", "--index", "-1"), USAGE, "--index"))
+        add(Case(cmd, "missing file", (cmd, "{x}/missing.txt"), DATA, "cannot read"))
+        add(Case(cmd, "folder, not a board file", (cmd, "{x}/notarun"), DATA, "cannot read"))
+    add(Case("solve", "n <= 0: --count 0", ("solve", "--seed", "1", "--count", "0"), USAGE, "--count"))
+    add(Case("odds", "n <= 0: --max-states 0", ("odds", "--pysol", "1", "--max-states", "0"), USAGE,
+             "--max-states"))
+    add(Case("odds", "n <= 0: --max-memory 0", ("odds", "--pysol", "1", "--max-memory", "0"), USAGE,
+             "--max-memory"))
+    add(Case("deal", "n <= 0: --after -1", ("deal", "--pysol", "1", "--after", "-1"), USAGE, "--after"))
+    add(Case("deal", "too many moves: --after 500", ("deal", "--pysol", "1", "--after", "500"),
+             USAGE, "ends this hand"))
+
+    sim = ("simulate", "-p", "greedy")
+    add(Case("simulate", "wrong variant", (*sim, "--variant", "nope", "--out", "{x}/s1"), USAGE,
+             "unknown variant"))
+    add(Case("simulate", "malformed run.json (--resume)", (*sim, "--out", "{x}/badrun", "--resume"),
+             DATA, "run.json"))
+    add(Case("simulate", "n <= 0: -n 0", (*sim, "-n", "0", "--out", "{x}/s2"), USAGE, "-n"))
+    add(Case("simulate", "unwritable --out file.txt/x", (*sim, "-n", "5", "--out", "{x}/file.txt/x"),
+             DATA, "file.txt/x"))
+    add(Case("simulate", "unwritable --out /proc/x", (*sim, "-n", "5", "--out", "/proc/x"), DATA,
+             "/proc/x"))
+    add(Case("simulate", "unwritable --log-file /proc/x",
+             (*sim, "-n", "5", "--out", "{x}/s3", "--log-file", "/proc/x"), DATA, "/proc/x"))
+    add(Case("simulate", "missing folder of --log-file",
+             (*sim, "-n", "5", "--out", "{x}/s4", "--log-file", "{x}/missing/log.txt"), DATA,
+             "missing/log.txt"))
+    add(Case("simulate", "folder, not a run (--resume)", (*sim, "--out", "{x}/notarun", "--resume"),
+             DATA, "not a golfstats run"))
+    add(Case("simulate", "another n than the run's (--resume)",
+             ("simulate", "--out", "{x}/run", "--resume", "-n", "7"), USAGE, "has n"))
+
+    for cmd, extra in (("report", ()), ("par", ()), ("compare", ("-p", "greedy", "-p", "lookahead"))):
+        if cmd != "report":
+            add(Case(cmd, "wrong variant", (cmd, "{x}/run", *extra, "--variant", "nope"), USAGE,
+                     "unknown variant"))
+        add(Case(cmd, "malformed run", (cmd, "{x}/badrun", *extra), DATA, "cannot read"))
+        add(Case(cmd, "unwritable --out file.txt/x", (cmd, "{x}/run", *extra, "--out", "{x}/file.txt/x"),
+                 DATA, "file.txt/x"))
+        add(Case(cmd, "unwritable --out /proc/x", (cmd, "{x}/run", *extra, "--out", "/proc/x"), DATA,
+                 "/proc/x"))
+        add(Case(cmd, "missing run directory", (cmd, "{x}/missing", *extra), DATA, "no such run"))
+        add(Case(cmd, "folder, not a run", (cmd, "{x}/notarun", *extra), DATA, "not a run directory"))
+    add(Case("par", "n <= 0: -n 0", ("par", "-n", "0"), USAGE, "-n"))
+    add(Case("par", "a policy not in the run", ("par", "{x}/run", "-p", "exact"), USAGE, "not in the run"))
+    add(Case("compare", "a policy not in the run", ("compare", "{x}/run", "-p", "greedy", "-p", "exact"),
+             USAGE, "not in the run"))
+
+    add(Case("course", "wrong variant", ("course", "--variant", "nope"), USAGE, "unknown variant"))
+    add(Case("course", "malformed date", ("course", "--date", "2025-13-01"), USAGE, "bad date"))
+    add(Case("course", "n <= 0: --holes 0", ("course", "--holes", "0"), USAGE, "--holes"))
+    add(Case("course", "unwritable --out file.txt/x", ("course", "--out", "{x}/file.txt/x"), DATA,
+             "file.txt/x"))
+    add(Case("course", "unwritable --boards /proc/x", ("course", "--boards", "/proc/x"), DATA, "/proc/x"))
+    add(Case("course", "missing folder of --out", ("course", "--out", "{x}/missing/c.json"), DATA,
+             "missing/c.json"))
+    add(Case("course", "folder as --out", ("course", "--out", "{x}/notarun"), DATA, "notarun"))
+
+    add(Case("study", "wrong variant", ("study", "--variants", "nope", "--out", "{x}/st"), USAGE,
+             "unknown variant"))
+    add(Case("study", "n <= 0: --scale 0", ("study", "--scale", "0", "--out", "{x}/st"), USAGE, "--scale"))
+    add(Case("study", "unwritable --out file.txt/x", ("study", "--out", "{x}/file.txt/x"), DATA,
+             "file.txt/x"))
+    add(Case("study", "unwritable --out /proc/x", ("study", "--out", "/proc/x"), DATA, "/proc/x"))
+
+    for cmd in ("variants", "policies"):
+        add(Case(cmd, "unknown option", (cmd, "--variant", "nope"), USAGE, "no such option"))
+    return out
+
+
+CASES = _cases()
+
+
+def sandbox(folder: Path) -> Path:
+    """The files the cases name: a file (``file.txt``), a malformed board, a folder that
+    is not a run, a run with a corrupt summary and run.json, and a small real run."""
+    (folder / "file.txt").write_text("not a folder\n")
+    (folder / "bad.txt").write_text(PYSOL_1.replace("KH AS", "KH XX"))
+    (folder / "notarun").mkdir()
+    (folder / "notarun" / "notes.txt").write_text("hello\n")
+    (folder / "badrun").mkdir()
+    (folder / "badrun" / "summary.parquet").write_bytes(b"not parquet")
+    (folder / "badrun" / "run.json").write_text("{not json")
+    run = write_run(folder / "run", "strict", ("greedy", "lookahead"), 20)
+    info = json.loads((run / "run.json").read_text())
+    info.update(identity={"variant": "strict", "rules_version": RULES_VERSION, "seed": 7, "n": 20,
+                          "policies": ["greedy", "lookahead"], "goal": "strokes"}, chunk_size=20)
+    (run / "run.json").write_text(json.dumps(info))
+    return folder
+
+
+def invoke(argv: list[str]) -> tuple[int, str, str]:
+    """``golfstats ARGV`` in-process through the console script's ``main``: (exit code,
+    stdout, stderr).  An exception other than SystemExit is a traceback: it propagates."""
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.argv
+    sys.argv = ["golfstats", *argv]
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.argv = old
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    return sandbox(tmp_path_factory.mktemp("errors"))
+
+
+def _argv(case: Case, folder: Path) -> list[str]:
+    return [a.replace("{x}", str(folder)) for a in case.args]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.command}: {c.input}")
+def test_one_line_and_the_readme_code(case, folder):
+    code, out, err = invoke(_argv(case, folder))
+    lines = err.strip().splitlines()
+    assert "Traceback" not in out + err
+    assert len(lines) == 1, err
+    assert lines[0].startswith("golfstats: error: "), lines[0]
+    assert case.needle.lower() in lines[0].lower(), lines[0]
+    assert code == case.code, (code, lines[0])
+
+
+def test_every_command_is_swept():
+    from golfstats.cli import app
+
+    commands = {c.name for c in app.registered_commands}
+    assert commands == {c.command for c in CASES}
+
+
+def test_nothing_is_written_where_a_command_failed(folder):
+    """A refused --out leaves nothing behind: the checks run before any work."""
+    for name in ("s1", "s2", "st"):
+        assert not (folder / name).exists() or not any((folder / name).iterdir()), name
+
+
+def table(folder: Path) -> str:
+    rows = ["| command | input | exit code | message |", "|---|---|---:|---|"]
+    for case in CASES:
+        code, _, err = invoke(_argv(case, folder))
+        message = err.strip().replace(str(folder), "DIR").replace("|", "\\|")
+        rows.append(f"| {case.command} | {case.input} | {code} | {message} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        print(table(sandbox(Path(tmp))))
