@@ -348,7 +348,7 @@ def play_command(
     item = one_board(rules, boards)
     used_key = item.key if key is None else key
     try:
-        with Activity(f"playing {item.label} with {chosen.spec} (a first run compiles its kernels)"):
+        with Activity(f"playing {item.label} with {chosen.spec}"):
             line = play_board(rules, chosen, item.board, used_key, goal.value)
     except (RuntimeError, ValueError) as exc:
         report(f"internal error: {item.label}: {exc}")

@@ -72,7 +72,7 @@ def warm_up(spec: RunSpec, number: int = 0, peers: int = 1,
     then waits (``_WAIT``) for the others' shares to reach numba's cache, on the disk they
     share, and loads them, so each kernel is compiled once and the workers compile at the
     same time.  ``on_compile(seconds)`` is told, before, how long the whole compile
-    should take (the largest share's registry ``compile_seconds``).
+    should take (the largest share of the registry's ``compile_estimate``).
     """
     from golfstats.deals import seeded_deals
     from golfstats.policies import play_deals
