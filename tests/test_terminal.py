@@ -115,7 +115,7 @@ def test_simulate_interrupted_by_ctrl_c_then_resumed_on_a_terminal(tmp_path):
                "--chunk-size", "500", "--workers", "2", "--out", str(out)]
     stopped = run_on_pty(golfstats(*command), interrupt_when=r"\b[1-9]\d*/12000")
     assert stopped.code == 130 and "Traceback" not in stopped.text, stopped
-    assert "interrupted" in stopped.text, stopped
+    assert "interrupted" in stopped.text and "run the same command again" in stopped.text, stopped
     record = json.loads((out / "run.json").read_text())
     assert record["status"] == "interrupted"
     kept = len(list((out / "deals").glob("part-*.parquet")))

@@ -147,7 +147,7 @@ def simulate(
         fail(str(exc), code=DATA_ERROR)
     except KeyboardInterrupt:
         fail(f"interrupted; finished chunks are kept in {config.run_dir}; "
-             "rerun with --resume to finish", code=130)
+             "run the same command again (or with --resume) to finish", code=130)
     finally:
         logging.getLogger("golfstats").removeHandler(handler)
     _print_summary(run_dir, config)
