@@ -132,8 +132,23 @@ def test_an_interrupted_study_continues_from_its_ledger(tmp_path, monkeypatch):
         if path.name != "ledger":
             shutil.rmtree(path) if path.is_dir() else path.unlink()
     monkeypatch.setattr(optimum, "value_deal", _fake_value)
-    run_study(StudyConfig(**{**config.__dict__, "out": cut}))
+    # another --hours-budget (the command's default, say) keeps the committed plan
+    run_study(StudyConfig(**{**config.__dict__, "out": cut, "hours_budget": config.hours_budget + 7}))
     a, b = _figures(whole), _figures(cut)
     for name in a:
         assert a[name].equals(b[name]), name
     assert a["summary"].filter(pl.col("policy") == "optimal")["n"].to_list() == [20]  # whole batches
+
+
+def test_a_plan_made_with_other_deals_is_refused_and_kept(tmp_path):
+    from golfstats.study import StudyError
+    from golfstats.study.ledger import write_json
+
+    plan = tmp_path / "ledger" / "plan.json"
+    plan.parent.mkdir(parents=True)
+    made = StudyConfig(out=tmp_path, seed=7, variants=("strict",))
+    write_json(plan, {"key": made.plan_key(), "plans": [], "runs": []})
+    before = plan.read_bytes()
+    with pytest.raises(StudyError, match="seed 7 .asked: 8."):
+        run_study(StudyConfig(out=tmp_path, seed=8, variants=("strict",), plan_only=True))
+    assert plan.read_bytes() == before

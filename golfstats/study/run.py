@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import polars as pl
@@ -95,12 +95,26 @@ class StudyError(RuntimeError):
     """A study that cannot run (a failed run)."""
 
 
-def _kept_plan(config: StudyConfig, ledger: Path) -> tuple[list[VariantPlan], list[PlannedRun]] | None:
-    """The plan an earlier sitting made with the same settings (``ledger/plan.json``), or None."""
+# settings that only size a new plan: a kept plan keeps the budget it was sized for
+_BUDGET_SETTINGS = ("hours_budget", "honest_hours")
+
+
+def _kept_plan(config: StudyConfig, ledger: Path
+               ) -> tuple[StudyConfig, list[VariantPlan], list[PlannedRun]] | None:
+    """The plan an earlier sitting made (``ledger/plan.json``), with ``config`` carrying the
+    budget it was sized for, or None when the ledger has no plan.  A plan made with other
+    deal-fixing settings (seed, variants, targets, scale) is an error, never overwritten."""
     kept = read_json(ledger / PLAN_FILE)
-    if not kept or kept.get("key") != config.plan_key():
+    if not kept:
         return None
-    return ([VariantPlan(**p) for p in kept["plans"]],
+    made, wanted = kept.get("key", {}), config.plan_key()
+    differ = [k for k in wanted if k not in _BUDGET_SETTINGS and made.get(k) != wanted[k]]
+    if differ:
+        settings = ", ".join(f"{k} {made.get(k)!r} (asked: {wanted[k]!r})" for k in differ)
+        raise StudyError(f"{ledger / PLAN_FILE} holds a plan made with other settings: {settings}; "
+                         "run with the plan's settings, or give another --out")
+    config = replace(config, **{k: made[k] for k in _BUDGET_SETTINGS if k in made})
+    return (config, [VariantPlan(**p) for p in kept["plans"]],
             [PlannedRun(**{**r, "policies": tuple(r["policies"])}) for r in kept["runs"]])
 
 
@@ -204,8 +218,8 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
     if kept is None:
         plans, runs = _make_plan(config, say)
     else:
-        plans, runs = kept
-        say(f"plan: kept from {ledger / PLAN_FILE}")
+        config, plans, runs = kept
+        say(f"plan: kept from {ledger / PLAN_FILE} (sized for --hours-budget {config.hours_budget:g})")
     left = _progress_lines(config, plans, runs, say)
     if config.plan_only:
         return StudyResult(config.out, plans, [], time.perf_counter() - started)
