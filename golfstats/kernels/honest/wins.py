@@ -175,6 +175,18 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
     per row, G rows kept]``.  The pools are allocated for every height vector but only
     the rows written are touched.
     """
+    g_size = powers(heights0)[2]
+    return win_sets_within(kt, exposed, heights0, m0, pwd, size, np.ones(g_size, np.bool_))
+
+
+@nb.njit(cache=True, nogil=True)
+def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
+    """``win_sets`` on the height vectors g with ``keep[g]`` only; the others are left
+    empty (rows -1, B rows ZERO).  Exact at every (h, D) reachable from the position when
+    ``keep`` holds every height where a reachable position has a legal move (the W
+    recursion at a reachable (h, D) reads only reachable positions; one without a move
+    is lost or cleared, and both are read as they would be computed: ZERO, ALL); see
+    ``reach.reachable_heights``."""
     pw, full, g_size = powers(heights0)
     words = ((size + 63) >> 6) + 1
     kmask, full_row = kind_masks(m0, pwd, size)
@@ -239,6 +251,8 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
         n_rows = 0
         for t in range(n_lv[k], n_lv[k + 1]):
             g = by_level[t]
+            if not keep[g]:
+                continue
             x = g
             for c in range(COLUMNS):
                 dig[c] = x % (heights0[c] + 1)

@@ -1,0 +1,90 @@
+"""Goal win's table path made smaller without changing a value (``kernels/honest/``):
+
+* W only at the heights a reachable position plays or draws at (``reach.reachable_heights``,
+  ``wins.win_sets_within``, used below ``solve.PRUNE_MAX_DRAWN`` drawn multisets): it
+  leaves W out at heights no reachable position needs (a case it changes, shown below)
+  and leaves the drawn-from states Dr and the states Q, bit for bit, alone;
+* the compact heights index of the value pass (only the heights with a Q row) and the
+  pruning together leave every value alone: ``odds`` and ``move_values`` are equal,
+  exactly, with the pruning switched off, and equal to the plain twin at 1e-12 (both
+  goals of goal win: p alone, and p and e), on mid-game positions of several rule sets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from positions import positions
+
+from golfstats import odds as honest
+from golfstats.board import format_board
+from golfstats.kernels.honest import reach, solve, wins
+from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
+from golfstats.kernels.rule_tables import board_arrays, kernel_tables
+from golfstats.reference.expectimax import reference_move_values, reference_odds
+from golfstats.rules import parse_variant
+
+VARIANTS = ["strict", "queens-on-kings", "putt-putt", "putt-putt+when-stuck",
+            "strict+jokers1+empty-start", "queens-on-kings+dead-queen"]
+
+
+def _kernel_args(rules, board):
+    tables, top_id, _ = honest._tables(rules, board, None)
+    arrays = board_arrays(board, tables)
+    m0 = np.zeros(STOCK_KINDS, np.int64)
+    for k in arrays.stock:
+        m0[k] += 1
+    return kernel_tables(tables), arrays, top_id, m0
+
+
+def _bits(idx, pool, size):
+    """The set of (g, d) of h-major rows."""
+    return {(g, d) for g in range(idx.shape[0]) if idx[g] >= 0 for d in range(size)
+            if (int(pool[idx[g], d >> 6]) >> (d & 63)) & 1}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_w_at_reachable_heights_leaves_dr_and_q_alone(variant):
+    rules = parse_variant(variant)
+    changed = 0
+    for board in positions(rules, 41, 12, 3000, min_stock=3):
+        kt, arrays, top_id, m0 = _kernel_args(rules, board)
+        pwd, size, _, _ = d_codes(m0)
+        full_row = wins.kind_masks(m0, pwd, size)[1]
+        keep = reach.reachable_heights(kt, arrays.exposed, arrays.heights, top_id, m0, pwd, size,
+                                       full_row)
+        every = wins.win_sets(kt, arrays.exposed, arrays.heights, m0, pwd, size)
+        some = wins.win_sets_within(kt, arrays.exposed, arrays.heights, m0, pwd, size, keep)
+        w_every, w_some = _bits(every[0], every[1], size), _bits(some[0], some[1], size)
+        assert w_some <= w_every
+        changed += w_some != w_every
+        got = [reach.reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0, pwd, size, *w[:4])
+               for w in (every, some)]
+        where = f"{rules.id}\n{format_board(board, rules)}"
+        for a in (0, 2):  # Dr, then Q
+            assert _bits(got[0][a], got[0][a + 1], size) == _bits(got[1][a], got[1][a + 1], size), where
+    assert changed >= 3  # W rows the pruning left out, at heights nothing reachable needs
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pruned_compact_values_are_the_unpruned_and_the_twins(variant, monkeypatch):
+    rules = parse_variant(variant)
+    boards = positions(rules, 43, 8, 1500, min_stock=2)
+    for board in boards:
+        pruned = honest.odds_and_moves(board, rules, "win")
+        p_alone = honest.odds(board, rules, "win", win_only=True)
+        with monkeypatch.context() as m:
+            m.setattr(solve, "PRUNE_MAX_DRAWN", 0)
+            every = honest.odds_and_moves(board, rules, "win")
+        where = f"{rules.id}\n{format_board(board, rules)}"
+        assert pruned[0].resolved and every[0].resolved, where
+        assert (pruned[0].win_p, pruned[0].expected_strokes) == (every[0].win_p,
+                                                                  every[0].expected_strokes), where
+        assert [(m, v.win_p, v.expected_strokes) for m, v in pruned[1]] == [
+            (m, v.win_p, v.expected_strokes) for m, v in every[1]], where
+        p, e = reference_odds(board, rules, "win")
+        assert abs(pruned[0].win_p - p) <= 1e-12 and abs(pruned[0].expected_strokes - e) <= 1e-12, where
+        assert abs(p_alone.win_p - p) <= 1e-12, where
+        for (m, v), (m2, want) in zip(pruned[1], reference_move_values(board, rules, "win"), strict=True):
+            assert m == m2
+            assert abs(v.win_p - want[0]) <= 1e-12 and abs(v.expected_strokes - want[1]) <= 1e-12, where
