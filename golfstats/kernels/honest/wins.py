@@ -206,7 +206,7 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
             dig[c] = x % (heights0[c] + 1)
             x //= heights0[c] + 1
             k += dig[c]
-            if dig[c] < heights0[c]:
+            if dig[c] < heights0[c] and (keep[g] or g == 0):  # others' B: ZERO
                 tmask[g] |= after_bits(play_next, acc_of, after_of, all_tops,
                                        exposed[c, dig[c] + 1])
         level[g] = k
@@ -378,8 +378,8 @@ def _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below, fu
         if v < 0:
             continue
         g2 = g - pw[c]
-        code = tcode[tbase[g2] + _rank(tmask[g2], v)]
-        if code == ZERO:
+        code = tcode[tbase[g2] + _rank(tmask[g2], v)] if (tmask[g2] >> v) & 1 else ZERO
+        if code == ZERO:  # (a height ``win_sets_within`` leaves out has no tops: ZERO)
             continue
         if code == ALL:
             src = full_row
