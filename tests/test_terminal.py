@@ -150,7 +150,7 @@ def test_study_plan_on_a_terminal(tmp_path):
 # ------------------------------------------------------------------ one deal at a time
 
 def test_odds_of_a_whole_strict_deal_shows_its_passes(tmp_path):
-    run = run_on_pty(golfstats("odds", "--pysol", FAST_STRICT_DEAL, "--win-only"))
+    run = run_on_pty(golfstats("odds", "--pysol", FAST_STRICT_DEAL, "--goal", "win"))
     _ok(run)
     result = re.search(rf"pysol:{FAST_STRICT_DEAL} · strict · win \d+\.\d\d% .* (\d+\.\d\d) s\n",
                        run.text)

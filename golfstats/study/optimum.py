@@ -113,6 +113,7 @@ def value_deal(variant: str, seed: int, index: int, orders: int,
     """One deal's row: its exact chance of winning (p alone) and its clairvoyant share."""
     from golfstats.board import Board
     from golfstats.deals import board_from_cards, seeded_deals
+    from golfstats.goals import Goal
     from golfstats.odds import odds
     from golfstats.rules import parse_variant
     from golfstats.solver import solve
@@ -125,11 +126,11 @@ def value_deal(variant: str, seed: int, index: int, orders: int,
     for _ in range(orders):
         stock = list(board.stock)
         rng.shuffle(stock)
-        won += solve(Board(board.tableau, tuple(stock), board.foundation), rules, "win").won
+        won += solve(Board(board.tableau, tuple(stock), board.foundation), rules, Goal.WIN).won
     share = won / orders
-    value = odds(board, rules, "win", win_only=True, max_bytes=max_bytes)  # Fact 1: fast when 0
+    value = odds(board, rules, Goal.WIN, max_bytes=max_bytes)  # Fact 1: fast when 0
     return {"deal_index": index, "win_p": value.win_p, "share": share, "resolved": value.resolved,
-            "states": value.states, "peak_bytes": value.peak_bytes,
+            "states": value.stats.states, "peak_bytes": value.stats.peak_bytes,
             "seconds": time.perf_counter() - started}
 
 
