@@ -153,6 +153,28 @@ class Table:
         return float(p), float(e)
 
 
+    def draw_value(self, heights: np.ndarray, drawn: np.ndarray) -> tuple[float, float]:
+        """The policy's (p, e) of drawing now from column ``heights`` with the stock kinds
+        ``drawn`` so far: the expectation over the kinds left (``Keep.ALL``, win-strokes)."""
+        from golfstats.kernels.core import powers
+        from golfstats.kernels.honest.policy import policy_value
+        from golfstats.kernels.honest.space import d_codes
+
+        if self.goal is not Goal.WIN_STROKES or self.keep is not Keep.ALL:
+            raise ValueError("draws are valued from a win-strokes table that keeps all")
+        a = self.arrays
+        m0 = self.stock_kinds
+        pw, _, _ = powers(a.heights)
+        pwd = d_codes(m0)[0]
+        g = int(sum(int(h) * int(pw[c]) for c, h in enumerate(heights)))
+        d = int(sum(int(pwd[k]) for k in drawn))
+        p, e, self.memo.pt = policy_value(self.memo.pt, self.kt, a.exposed, a.heights, pw, m0,
+                                          pwd, len(a.stock), self.sol, g, d, len(drawn))
+        if np.isnan(p):
+            raise RuntimeError("the policy's memo is over its budget")
+        return float(p), float(e)
+
+
 @dataclass(frozen=True)
 class Solution:
     """The kernel's answer: values (NaN when not ``resolved``; e NaN under goal ``WIN``),

@@ -319,9 +319,9 @@ def play_command(
     key: KeyOpt = None,
     goal: GoalOpt = Goal.STROKES,
     json_out: Annotated[bool, typer.Option(
-        "--json", help="One JSON object: board, variant, policy, key, won, strokes, stock_left, "
-                       "points, draws, longest_chain, n_moves, states, seconds, resolved, "
-                       "moves.")] = False,
+        "--json", help="One JSON object: board, board_text, variant, policy, key, won, strokes, "
+                       "stock_left, points, draws, longest_chain, n_moves, states, seconds, "
+                       "resolved, moves (a game `golfstats review` reads).")] = False,
 ) -> None:
     """Watch a policy play one deal, move by move, with the running strokes and points.
 
@@ -350,7 +350,10 @@ def play_command(
     if steps is None:
         raise typer.Exit(1)
     if json_out:
-        record = {"board": item.label, "variant": rules.id, "policy": chosen.spec, "key": used_key,
+        from golfstats.board import format_board
+
+        record = {"board": item.label, "board_text": format_board(item.board, rules),
+                  "variant": rules.id, "policy": chosen.spec, "key": used_key,
                   **line.to_record(), "moves": [move_json(s) for s in steps]}
         typer.echo(json.dumps(record))
         return
