@@ -237,8 +237,10 @@ class HonestHint:
         return not self.moves
 
     def to_record(self) -> dict:
-        """JSON-ready (moves as engine moves; the CLI names their cards)."""
-        return {**self.odds.to_record(), "reason": self.reason, "explanation": self.explanation}
+        """JSON-ready (moves as engine moves; the CLI names their cards).  No timing: the
+        same position gives the same record."""
+        value = {k: v for k, v in self.odds.to_record().items() if k != "seconds"}
+        return {**value, "reason": self.reason, "explanation": self.explanation}
 
 
 def honest_hint(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES,
