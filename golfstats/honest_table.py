@@ -9,9 +9,9 @@ for ``STROKES``) and returns a ``Solution``: the values, the per-move values, th
 
 * ``Keep.VALUE``: nothing beyond the values (the cheapest; no ``Table``);
 * ``Keep.ORDER``: the values the board's own stock order visits: one play-out;
-* ``Keep.ALL``: every chance of winning (goal ``WIN``: every p; ``WIN_STROKES``: every p
-  and the policy's memo of (p, e), which grows as positions are asked): every order of
-  the stock and, under ``WIN_STROKES``, the value of every position of the deal
+* ``Keep.ALL``: every chance of winning (goal ``WIN``: every p; ``WIN_STROKES``, which
+  always keeps all: every p and the policy's memo of (p, e), which grows as positions are
+  asked): every order of the stock and, under ``WIN_STROKES``, the value of every position of the deal
   (``Table.value_at``).  Goal ``STROKES`` keeps one order's blocks only: ``Keep.ALL`` is
   refused for it.
 
@@ -238,7 +238,9 @@ def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
         table = None
         if sol.resolved and keep is not Keep.VALUE:
             memo = _Memo(sol.pt) if goal is Goal.WIN_STROKES else None
-            table = Table(goal, keep, kt, arrays, top_id, order, sol.sol, (), memo)
+            # win-strokes keeps every p and the policy's memo whatever was asked: it serves all
+            kept = Keep.ALL if goal is Goal.WIN_STROKES else keep
+            table = Table(goal, kept, kt, arrays, top_id, order, sol.sol, (), memo)
         return Solution(bool(sol.resolved), float(sol.p), float(sol.e), sol.moves_p, sol.moves_e,
                         stats, table)
     if progress is not None:  # goal strokes is one compiled pass
