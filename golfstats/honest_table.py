@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 import numpy as np
 
@@ -87,12 +88,15 @@ class Table:
     path: tuple[np.ndarray, ...]
     memo: _Memo | None
 
-    @property
-    def stock_kinds(self) -> np.ndarray:
-        """The multiset of the stock, as counts per kind."""
-        from golfstats.kernels.honest.space import STOCK_KINDS
+    @cached_property
+    def _codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The stock multiset (counts per kind) and the kernels' height and drawn-multiset
+        place values (``powers``, ``d_codes``) of this deal, computed once."""
+        from golfstats.kernels.core import powers
+        from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
 
-        return np.bincount(self.arrays.stock, minlength=STOCK_KINDS).astype(np.int64)
+        m0 = np.bincount(self.arrays.stock, minlength=STOCK_KINDS).astype(np.int64)
+        return m0, powers(self.arrays.heights)[0], d_codes(m0)[0]
 
     def serves(self, order: np.ndarray) -> bool:
         """Whether this table plays the stock ``order`` (kinds in draw order) out."""
@@ -131,16 +135,13 @@ class Table:
         """The policy's (p, e) at a position of this deal: column ``heights``, the top (a
         kernel top id) and the stock kinds ``drawn`` so far (in any order).  Goal
         ``WIN_STROKES`` with ``Keep.ALL`` only: the others keep too little."""
-        from golfstats.kernels.core import powers
         from golfstats.kernels.honest.policy import position_value
-        from golfstats.kernels.honest.space import BITS, d_codes
+        from golfstats.kernels.honest.space import BITS
 
         if self.goal is not Goal.WIN_STROKES or self.keep is not Keep.ALL:
             raise ValueError("positions are valued from a win-strokes table that keeps all")
         a = self.arrays
-        m0 = self.stock_kinds
-        pw, _, _ = powers(a.heights)
-        pwd = d_codes(m0)[0]
+        m0, pw, pwd = self._codes
         gp = 0
         for c, h in enumerate(heights):
             gp |= int(h) << (BITS * c)
@@ -156,16 +157,12 @@ class Table:
     def draw_value(self, heights: np.ndarray, drawn: np.ndarray) -> tuple[float, float]:
         """The policy's (p, e) of drawing now from column ``heights`` with the stock kinds
         ``drawn`` so far: the expectation over the kinds left (``Keep.ALL``, win-strokes)."""
-        from golfstats.kernels.core import powers
         from golfstats.kernels.honest.policy import policy_value
-        from golfstats.kernels.honest.space import d_codes
 
         if self.goal is not Goal.WIN_STROKES or self.keep is not Keep.ALL:
             raise ValueError("draws are valued from a win-strokes table that keeps all")
         a = self.arrays
-        m0 = self.stock_kinds
-        pw, _, _ = powers(a.heights)
-        pwd = d_codes(m0)[0]
+        m0, pw, pwd = self._codes
         g = int(sum(int(h) * int(pw[c]) for c, h in enumerate(heights)))
         d = int(sum(int(pwd[k]) for k in drawn))
         p, e, self.memo.pt = policy_value(self.memo.pt, self.kt, a.exposed, a.heights, pw, m0,

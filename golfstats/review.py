@@ -164,8 +164,8 @@ def review(game: Game, max_bytes: int | None = None, progress=None) -> Review:
     drawn: list[int] = []
     pos = board.position()
     out = []
+    before = (start.win_p, start.expected_strokes)
     for number, move in enumerate(game.moves, 1):
-        before = table.value_at(heights, top, np.array(drawn, np.int64))
         values = _move_values(table, rules, pos, heights, top, drawn)
         chosen = values[move]
         best = next((m for m, v in values.items() if _same(v, before)), move)
@@ -181,6 +181,7 @@ def review(game: Game, max_bytes: int | None = None, progress=None) -> Review:
         after = table.value_at(heights, top, np.array(drawn, np.int64))
         out.append(MoveReview(number, move, card, before, chosen, after, best, best_card,
                               before[0] - chosen[0], chosen[1] - before[1]))
+        before = after
     return Review(start, tuple(out), is_won(pos), _strokes(pos))
 
 
