@@ -130,6 +130,7 @@ def value_deal(variant: str, seed: int, index: int, orders: int,
     honest optimum's realised strokes on the same orders (none when unresolved)."""
     from golfstats.board import Board
     from golfstats.deals import board_from_cards, seeded_deals
+    from golfstats.goals import Goal
     from golfstats.rules import parse_variant
     from golfstats.solver import solve
 
@@ -137,10 +138,11 @@ def value_deal(variant: str, seed: int, index: int, orders: int,
     board = board_from_cards(rules, seeded_deals(rules, seed, index, 1).cards[0])
     started = time.perf_counter()
     stocks = stock_orders(board, seed, index, orders)
-    won = sum(solve(Board(board.tableau, stock, board.foundation), rules, "win").won for stock in stocks)
+    won = sum(solve(Board(board.tableau, stock, board.foundation), rules, Goal.WIN).won for stock in stocks)
     value, strokes = honest_playouts(board, rules, stocks, max_bytes)
     return {"deal_index": index, "win_p": value.win_p, "share": won / orders,
-            "resolved": value.resolved, "states": value.states, "peak_bytes": value.peak_bytes,
+            "resolved": value.resolved, "states": value.stats.states,
+            "peak_bytes": value.stats.peak_bytes,
             "seconds": time.perf_counter() - started, "order_strokes": strokes}
 
 
@@ -148,9 +150,10 @@ def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
     """The honest optimum's value of ``board`` (goal win, p alone) and its realised strokes
     on each stock order of ``stocks``, played from the one table (``[]`` when the table
     did not fit ``max_bytes``)."""
-    from golfstats.odds import play_orders
+    from golfstats.goals import Goal
+    from golfstats.optimal_play import play_orders
 
-    play = play_orders(board, rules, stocks, "win", win_only=True, max_bytes=max_bytes)
+    play = play_orders(board, rules, stocks, Goal.WIN, max_bytes=max_bytes)
     return play.odds, [int(s) for s in play.strokes] if play.odds.resolved else []
 
 
