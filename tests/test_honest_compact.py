@@ -7,8 +7,8 @@
   reachable positions worth 0, whose G bit came from another top's chain only);
 * the compact heights index of the value pass (only the heights with a Q row) and the
   pruning together leave every value alone: ``odds`` and ``move_values`` are equal,
-  exactly, with the pruning switched off, and equal to the plain twin at 1e-12 (both
-  goals of goal win: p alone, and p and e), on mid-game positions of several rule sets.
+  exactly, with the pruning switched off, and equal to the plain twin at 1e-12 (goal
+  win, p alone, and goal win-strokes, p and e), on mid-game positions of several rule sets.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ import numpy as np
 import pytest
 from positions import positions
 
-from golfstats import odds as honest
+from golfstats import honest_table
 from golfstats.board import format_board
 from golfstats.kernels.honest import reach, solve, wins
 from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
 from golfstats.kernels.rule_tables import board_arrays, kernel_tables
+from golfstats.odds import odds
 from golfstats.reference.expectimax import reference_move_values, reference_odds
 from golfstats.rules import parse_variant
 
@@ -30,7 +31,7 @@ VARIANTS = ["strict", "queens-on-kings", "putt-putt", "putt-putt+when-stuck",
 
 
 def _kernel_args(rules, board):
-    tables, top_id, _ = honest._tables(rules, board, None)
+    tables, top_id, _ = honest_table._tables(rules, board, None)
     arrays = board_arrays(board, tables)
     m0 = np.zeros(STOCK_KINDS, np.int64)
     for k in arrays.stock:
@@ -73,20 +74,19 @@ def test_pruned_compact_values_are_the_unpruned_and_the_twins(variant, monkeypat
     rules = parse_variant(variant)
     boards = positions(rules, 43, 8, 1500, min_stock=2)
     for board in boards:
-        pruned = honest.odds_and_moves(board, rules, "win")
-        p_alone = honest.odds(board, rules, "win", win_only=True)
+        pruned = odds(board, rules, "win-strokes")
+        p_alone = odds(board, rules, "win")
         with monkeypatch.context() as m:
             m.setattr(solve, "PRUNE_MAX_DRAWN", 0)
-            every = honest.odds_and_moves(board, rules, "win")
+            every = odds(board, rules, "win-strokes")
         where = f"{rules.id}\n{format_board(board, rules)}"
-        assert pruned[0].resolved and every[0].resolved, where
-        assert (pruned[0].win_p, pruned[0].expected_strokes) == (every[0].win_p,
-                                                                  every[0].expected_strokes), where
-        assert [(m, v.win_p, v.expected_strokes) for m, v in pruned[1]] == [
-            (m, v.win_p, v.expected_strokes) for m, v in every[1]], where
-        p, e = reference_odds(board, rules, "win")
-        assert abs(pruned[0].win_p - p) <= 1e-12 and abs(pruned[0].expected_strokes - e) <= 1e-12, where
+        assert pruned.resolved and every.resolved, where
+        assert (pruned.win_p, pruned.expected_strokes) == (every.win_p, every.expected_strokes), where
+        assert pruned.moves == every.moves, where
+        p, e = reference_odds(board, rules, "win-strokes")
+        assert abs(pruned.win_p - p) <= 1e-12 and abs(pruned.expected_strokes - e) <= 1e-12, where
         assert abs(p_alone.win_p - p) <= 1e-12, where
-        for (m, v), (m2, want) in zip(pruned[1], reference_move_values(board, rules, "win"), strict=True):
-            assert m == m2
-            assert abs(v.win_p - want[0]) <= 1e-12 and abs(v.expected_strokes - want[1]) <= 1e-12, where
+        want = reference_move_values(board, rules, "win-strokes")
+        assert [v.move for v in pruned.moves] == [m for m, _ in want], where
+        for v, (_, w) in zip(pruned.moves, want, strict=True):
+            assert abs(v.win_p - w[0]) <= 1e-12 and abs(v.expected_strokes - w[1]) <= 1e-12, where
