@@ -31,7 +31,7 @@ VARIANTS = ["strict", "queens-on-kings", "putt-putt", "putt-putt+when-stuck",
 
 
 def _kernel_args(rules, board):
-    tables, top_id, _ = honest_table._tables(rules, board, None)
+    tables, top_id = honest_table._tables(rules, board, None)
     arrays = board_arrays(board, tables)
     m0 = np.zeros(STOCK_KINDS, np.int64)
     for k in arrays.stock:
