@@ -15,6 +15,7 @@ from __future__ import annotations
 import numba as nb
 
 from golfstats.kernels.constants import FINISHED
+from golfstats.kernels.golf.meet import meet_any_time
 from golfstats.kernels.golf.sweep import sweep_any_time, sweep_when_stuck
 from golfstats.kernels.stockless.solve import solve_stockless
 
@@ -27,6 +28,11 @@ def _solve(stockless, kt, exposed, heights, stock, top, cap, stop_at_win, max_st
         status, won, left, n_moves, states = solve_stockless(kt, exposed, heights, top,
                                                              stop_at_win, max_states, moves_out)
         return status, won, left, 0, n_moves, states
+    if not kt.when_stuck and stock.shape[0] > 0:
+        ok, won, strokes, stock_left, n_moves, states = meet_any_time(
+            kt, exposed, heights, stock, top, cap, stop_at_win, kv, kb, moves_out)
+        if ok:
+            return FINISHED, won, strokes, stock_left, n_moves, states
     if kt.when_stuck:
         won, strokes, stock_left, n_moves, states = sweep_when_stuck(
             kt, exposed, heights, stock, top, cap, stop_at_win, kb, moves_out)
