@@ -41,6 +41,7 @@ import numpy as np
 
 from golfstats.kernels.constants import DRAW, N_KINDS
 from golfstats.kernels.core import powers
+from golfstats.kernels.golf.meet_forward import exposed_kinds, forward_stage, forward_to_end, reset_forward
 from golfstats.kernels.golf.meet_trace import CODE_MASK, TOP_MASK, trace_backward, trace_forward
 from golfstats.kernels.golf.sweep import COLUMNS, INF
 
@@ -49,10 +50,14 @@ ANY = TOP_MASK
 #: Queue sizes: labelled states a solve may make before it hands the position to the
 #: sweep.  Chosen by measurement (benchmarks/bench_solver.py): past them the sweep, which
 #: visits each heights vector once, is the faster of the two (strict's lost deals).
-FORWARD_BUDGET = 120_000
-BACKWARD_BUDGET = 120_000
+MEET_BUDGET = 80_000
+#: The first question of goal strokes: a win with at least this many stock cards left.
+FIRST_QUESTION = 5
 #: The lost deal's questions L = 1 .. LOST_QUESTIONS; above that the forward runs to the end.
 LOST_QUESTIONS = 2
+#: The forward's next stage is closed when its last one cost at most this many times the
+#: backward's last one.
+FORWARD_BIAS = 2
 YES, NO, OVERFLOW = 1, 0, -1
 
 
@@ -81,64 +86,6 @@ def _unplay_table(play_next):
                     tops[fill[r]] = t
                     fill[r] += 1
     return start, tops
-
-
-@nb.njit(cache=True, nogil=True)
-def _forward_stage(p, seed_top, exposed, play_next, pw, kv, S, fq, fs, flist):
-    """Close stage p: seed (h, ``seed_top``) for every heights vector in ``flist`` (p > 0),
-    then label every state plays reach.  ``fs`` = [stages done, queue length, heights
-    count, cost of the last stage]; False if the queue would overflow."""
-    KMIN = S - 2
-    nf = fs[1]
-    nfl = fs[2]
-    begin = nf if p > 0 else 0
-    if p > 0:
-        for i in range(nfl):
-            e = flist[i]
-            slot = ((e >> 6) & CODE_MASK) * S + seed_top
-            if kv[slot] == INF:
-                if nf == fq.shape[0]:
-                    fs[1] = nf  # what was labelled is recorded, so that it is reset
-                    fs[2] = nfl
-                    return False
-                kv[slot] = p
-                fq[nf] = e | seed_top
-                nf += 1
-    i = begin
-    while i < nf:
-        e = fq[i]
-        i += 1
-        t = e & TOP_MASK
-        code = (e >> 6) & CODE_MASK
-        packed = e >> 25
-        for c in range(COLUMNS):
-            h = (packed >> (3 * c)) & 7
-            if h == 0:
-                continue
-            u = play_next[t, exposed[c, h]]
-            if u < 0:
-                continue
-            child = code - pw[c]
-            slot = child * S + u
-            if kv[slot] != INF:
-                continue
-            if nf == fq.shape[0]:
-                fs[1] = nf  # what was labelled is recorded, so that it is reset
-                fs[2] = nfl
-                return False
-            kv[slot] = p
-            ce = ((packed - (1 << (3 * c))) << 25) | (child << 6)
-            if kv[child * S + KMIN] == INF:
-                kv[child * S + KMIN] = p
-                flist[nfl] = ce
-                nfl += 1
-            fq[nf] = ce | u
-            nf += 1
-    fs[0] = p
-    fs[3] = nf - begin
-    fs[1] = nf
-    fs[2] = nfl
-    return True
 
 
 @nb.njit(cache=True, nogil=True)
@@ -262,11 +209,12 @@ def _reset_backward(kb, S, bq, bs, blist):
 
 
 @nb.njit(cache=True, nogil=True)
-def _question(P, L, last, exposed, h0, pw, stock, drawn, play_next, start, tops, kv, kb, S,
-              fq, fs, flist, bq, bs, blist):
+def _question(P, L, last, limit, kt, exposed, h0, pw, stock, start, tops, kv, kb, S, fq, fs, flist,
+              fmask, bq, bs, blist):
     """Is there a line turning at most P cards to a tableau of at most L cards?  Returns
     (YES / NO / OVERFLOW, meet entry); the backward labels stay for the trace."""
-    n_tops = play_next.shape[0]
+    drawn = kt.drawn
+    n_tops = kt.play_next.shape[0]
     KMIN = S - 2
     n_end = _end_targets(h0, pw, L, blist)
     bs[2] = n_end
@@ -285,11 +233,13 @@ def _question(P, L, last, exposed, h0, pw, stock, drawn, play_next, start, tops,
     bs[0] = P + 1
     bs[3] = bs[1]
     while fs[0] + 1 < bs[0]:
-        if fs[3] <= 2 * bs[3] and fs[0] < last:
+        if fs[1] + bs[1] > limit:
+            return OVERFLOW, 0
+        if fs[3] <= FORWARD_BIAS * bs[3] and fs[0] < last:
             p = fs[0] + 1
             done = fs[2]
-            if not _forward_stage(p, drawn[stock[p - 1]], exposed, play_next, pw, kv, S, fq, fs,
-                                  flist):
+            if not forward_stage(p, drawn[stock[p - 1]], exposed, kt.play_next, kt.accepts, pw,
+                                  kv, S, fq, fs, flist, fmask):
                 return OVERFLOW, 0
             for i in range(done, fs[2]):
                 e = flist[i]
@@ -305,7 +255,8 @@ def _question(P, L, last, exposed, h0, pw, stock, drawn, play_next, start, tops,
 
 
 @nb.njit(cache=True, nogil=True)
-def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, moves_out):
+def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, moves_out,
+                  budget):
     """Solve under draw any-time: ``(ok, won, strokes, stock_left, n_moves, states)``, the
     contract of ``sweep.sweep_any_time`` (same won, strokes and stock left; maybe another
     optimal line) when ``ok``; ``ok`` False (buffers restored) when a budget was reached
@@ -321,9 +272,11 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
     last = min(cap, n)
     drawn, play_next = kt.drawn, kt.play_next
     start, tops = _unplay_table(play_next)
-    fq = np.empty(FORWARD_BUDGET, np.int64)
+    bk = kb.view(np.uint8)  # the backward labels: a byte each (stages), a quarter of the cache
+    fq = np.empty(budget, np.int64)
     flist = np.empty(spare, np.int64)
-    bq = np.empty(BACKWARD_BUDGET, np.int64)
+    fmask = np.empty(spare, np.int64)
+    bq = np.empty(budget, np.int64)
     blist = np.empty(spare, np.int64)
     fs = np.zeros(4, np.int64)
     bs = np.zeros(4, np.int64)
@@ -335,93 +288,69 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
     kv[full * S + KMIN] = 0
     fq[0] = e0 | top0
     flist[0] = e0
+    fmask[0] = exposed_kinds(exposed, packed0)
     fs[1] = 1
     fs[2] = 1
-    ok = _forward_stage(0, 0, exposed, play_next, pw, kv, S, fq, fs, flist)
+    ok = forward_stage(0, 0, exposed, play_next, kt.accepts, pw, kv, S, fq, fs, flist, fmask)
     lo = -1  # the largest P known to have no win, and the fewest cards turned to win
     hi = last + 1
     n_moves = 0
     k_end = 0
     states = 0
-    P = last if stop_at_win else max(0, last - 5)
+    P = last if stop_at_win else max(0, last - FIRST_QUESTION)
     while ok:
         if kv[KMIN] == INF:  # no win within the stages the forward has closed
             lo = max(lo, fs[0])
         if hi - lo <= 1:
             break
         P = min(max(P, lo + 1), hi - 1)
-        status, e = _question(P, 0, last, exposed, heights, pw, stock, drawn, play_next, start,
-                              tops, kv, kb, S, fq, fs, flist, bq, bs, blist)
+        status, e = _question(P, 0, last, budget, kt, exposed, heights, pw, stock, start, tops,
+                              kv, bk, S, fq, fs, flist, fmask, bq, bs, blist)
         states += bs[1]
         if status == OVERFLOW:
             ok = False
         elif status == YES:
             n_moves, hi = _line(e, P, exposed, heights, pw, stock, drawn, play_next, top0, full,
-                                kv, kb, S, moves_out)
+                                kv, bk, S, moves_out)
             if stop_at_win or n_moves < 0:
                 lo = hi - 1
             P = max(lo + 1, hi - 2)
         else:
             lo = P
             P = (lo + hi) // 2 if hi <= last else last
-        _reset_backward(kb, S, bq, bs, blist)
+        _reset_backward(bk, S, bq, bs, blist)
     won = ok and hi <= last
     left = 0
     if ok and not won:
         left = -1
         for L in range(1, LOST_QUESTIONS + 1):
-            status, e = _question(last, L, last, exposed, heights, pw, stock, drawn, play_next,
-                                  start, tops, kv, kb, S, fq, fs, flist, bq, bs, blist)
+            status, e = _question(last, L, last, budget, kt, exposed, heights, pw, stock, start,
+                                  tops, kv, bk, S, fq, fs, flist, fmask, bq, bs, blist)
             states += bs[1]
             if status == YES:
                 n_moves, k_end = _line(e, last, exposed, heights, pw, stock, drawn, play_next,
-                                       top0, full, kv, kb, S, moves_out)
+                                       top0, full, kv, bk, S, moves_out)
                 left = L
-            _reset_backward(kb, S, bq, bs, blist)
+            _reset_backward(bk, S, bq, bs, blist)
             if status == OVERFLOW:
                 ok = False
             if status != NO:
                 break
         if ok and left < 0:
-            ok, left, n_moves, k_end = _forward_to_end(last, exposed, heights, pw, stock, drawn,
-                                                       play_next, top0, full, kv, S, fq, fs,
-                                                       flist, moves_out)
+            ok, left, n_moves, k_end = forward_to_end(last, kt, exposed, heights, pw, stock,
+                                                       top0, full, kv, S, fq, fs, flist, fmask,
+                                                       moves_out)
         if ok and n_moves >= 0:
             for _ in range(last - k_end):
                 moves_out[n_moves] = DRAW
                 n_moves += 1
     states += fs[1]
-    _reset_forward(kv, S, fq, fs, flist)
+    reset_forward(kv, S, fq, fs, flist)
     if not ok:
         return False, False, 0, 0, 0, 0
     if won:
         return True, True, -(n - hi), n - hi, n_moves, states
     return True, False, left, 0, n_moves, states
-
-
-@nb.njit(cache=True, nogil=True)
-def _forward_to_end(last, exposed, heights, pw, stock, drawn, play_next, top0, full, kv, S, fq,
-                    fs, flist, moves_out):
-    """The forward pass through every stage: the fewest cards of a heights vector it
-    reaches, and the line to it.  Returns (ok, cards left, n_moves, cards turned)."""
-    while fs[0] < last:
-        p = fs[0] + 1
-        if not _forward_stage(p, drawn[stock[p - 1]], exposed, play_next, pw, kv, S, fq, fs,
-                              flist):
-            return False, 0, 0, 0
-    best = 1 << 30
-    best_e = 0
-    for i in range(fs[2]):
-        packed = flist[i] >> 25
-        cards = 0
-        for c in range(COLUMNS):
-            cards += (packed >> (3 * c)) & 7
-        if cards < best:
-            best = cards
-            best_e = flist[i]
-    n_moves, k_end = trace_forward(best_e, exposed, heights, pw, play_next, stock, drawn, top0,
-                                   full, kv, S, moves_out)
-    return True, best, n_moves, k_end
 
 
 @nb.njit(cache=True, nogil=True)
@@ -436,12 +365,3 @@ def _line(e, P, exposed, heights, pw, stock, drawn, play_next, top0, full, kv, k
     return trace_backward(e, k, n, P + 1, exposed, pw, play_next, stock, drawn, kb, S, moves_out)
 
 
-@nb.njit(cache=True, nogil=True)
-def _reset_forward(kv, S, fq, fs, flist):
-    inf = np.uint8(INF)
-    for i in range(fs[1]):
-        e = fq[i]
-        kv[((e >> 6) & CODE_MASK) * S + (e & TOP_MASK)] = inf
-    for i in range(fs[2]):
-        kv[((flist[i] >> 6) & CODE_MASK) * S + S - 2] = inf
-    fs[:] = 0
