@@ -153,14 +153,35 @@ def test_a_budget_too_small_falls_back_and_restores_the_buffers(name):
     assert ok and (kv == INF).all() and (kb == 0).all()
 
 
-def test_the_dispatch_uses_the_meet_and_agrees():
-    """Through ``golfstats.solver.solve``: putt-putt deals are solved by the meet within
-    its budget (fewer states than the sweep's heights vectors), with the sweep's answers."""
+def test_the_dispatch_chooses_as_documented():
+    """Through ``golfstats.solver.solve``: putt-putt deals go to the meet, and to the sweep
+    when the meet reaches ``MEET_BUDGET``; strict deals and draw when-stuck go to the sweep.
+    Either way the sweep's won, strokes and stock left; ``states`` tells who answered."""
+    from golfstats.kernels.golf.meet import MEET_BUDGET
     from golfstats.solver import solve
 
-    rules = parse_variant("putt-putt")
-    for number in range(1, 6):
-        board = pysol_board(rules, number)
-        line = solve(board, rules)
-        assert (line.won, line.strokes, line.stock_left) == sweep(board, rules)
-        assert line.states == meet(board, rules)[5]
+    by_meet = 0
+    for name in ("putt-putt", "strict", "putt-putt+when-stuck"):
+        rules = parse_variant(name)
+        for number in range(1, 7):
+            board = pysol_board(rules, number)
+            line = solve(board, rules)
+            if rules.draw is Draw.ANY_TIME:
+                assert (line.won, line.strokes, line.stock_left) == sweep(board, rules)
+            ok, *_, states = meet(board, rules, budget=MEET_BUDGET)
+            if name == "putt-putt" and ok:
+                by_meet += 1
+                assert line.states == states
+            elif name != "putt-putt+when-stuck":
+                assert line.states == _sweep_states(board, rules)
+    assert by_meet >= 3
+
+
+def _sweep_states(board: Board, rules) -> int:
+    from golfstats.kernels.golf.sweep import sweep_any_time
+
+    tables, kt, a = _arrays(board, rules)
+    kv, _ = solver_scratch(tables.stride)
+    out = np.empty(max_line(board), np.int64)
+    return int(sweep_any_time(kt, a.exposed, a.heights, a.stock, a.top, len(board.stock), False,
+                              kv, out)[4])
