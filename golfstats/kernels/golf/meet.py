@@ -89,13 +89,14 @@ def _unplay_table(play_next):
 
 
 @nb.njit(cache=True, nogil=True)
-def _unplay(begin, exposed, h0, pw, start, tops, n_tops, kb, S, bq, bs, blist):
+def _unplay(begin, exposed, h0, pw, start, tops, n_tops, kb, S, bq, links, bs, blist):
     """Label the predecessors of ``bq[begin:]`` (each with its entry's label), breadth-first.
     ``bs`` = [lowest stage closed, queue length, heights count, cost]; False on overflow."""
     TS = S - 2
     BS = S - 1
     nb_ = bs[1]
     nbl = bs[2]
+    head = bq.shape[0]
     i = begin
     while i < nb_:
         e = bq[i]
@@ -128,6 +129,8 @@ def _unplay(begin, exposed, h0, pw, start, tops, n_tops, kb, S, bq, bs, blist):
                     blist[nbl] = pe
                     nbl += 1
                 bq[nb_] = pe | tp
+                links[nb_] = links[head + tp]  # the entries of one top, newest first
+                links[head + tp] = nb_
                 nb_ += 1
     bs[1] = nb_
     bs[2] = nbl
@@ -135,15 +138,18 @@ def _unplay(begin, exposed, h0, pw, start, tops, n_tops, kb, S, bq, bs, blist):
 
 
 @nb.njit(cache=True, nogil=True)
-def _backward_stage(q, seed_top, exposed, h0, pw, start, tops, n_tops, kv, kb, S, bq, bs, blist):
+def _backward_stage(q, seed_top, exposed, h0, pw, start, tops, n_tops, kv, kb, S, bq, links, bs,
+                    blist):
     """Close backward stage q.  Returns (status, meet entry): YES when a new ``T(h) = q``
     meets a forward ``F(h) < q``."""
     TS = S - 2
     KMIN = S - 2
     begin = bs[1]
     nb_ = begin
-    for i in range(bs[2]):
-        e = blist[i]
+    i = links[bq.shape[0] + seed_top]
+    while i >= 0:  # the heights labelled with this top: the only candidates
+        e = bq[i] - seed_top
+        i = links[i]
         code = (e >> 6) & CODE_MASK
         if kb[code * S + TS] != 0 or kb[code * S + seed_top] <= q:
             continue
@@ -157,7 +163,7 @@ def _backward_stage(q, seed_top, exposed, h0, pw, start, tops, n_tops, kv, kb, S
         bq[nb_] = e | ANY
         nb_ += 1
     bs[1] = nb_
-    if not _unplay(begin, exposed, h0, pw, start, tops, n_tops, kb, S, bq, bs, blist):
+    if not _unplay(begin, exposed, h0, pw, start, tops, n_tops, kb, S, bq, links, bs, blist):
         return OVERFLOW, 0
     bs[0] = q
     bs[3] = bs[1] - begin
@@ -210,12 +216,13 @@ def _reset_backward(kb, S, bq, bs, blist):
 
 @nb.njit(cache=True, nogil=True)
 def _question(P, L, last, limit, kt, exposed, h0, pw, stock, start, tops, kv, kb, S, fq, fs, flist,
-              fmask, bq, bs, blist):
+              fmask, bq, links, bs, blist):
     """Is there a line turning at most P cards to a tableau of at most L cards?  Returns
     (YES / NO / OVERFLOW, meet entry); the backward labels stay for the trace."""
     drawn = kt.drawn
     n_tops = kt.play_next.shape[0]
     KMIN = S - 2
+    links[bq.shape[0]:] = -1
     n_end = _end_targets(h0, pw, L, blist)
     bs[2] = n_end
     for i in range(n_end):
@@ -228,7 +235,7 @@ def _question(P, L, last, limit, kt, exposed, h0, pw, stock, start, tops, kv, kb
             bs[1] = i + 1
             return YES, e
     bs[1] = n_end
-    if not _unplay(0, exposed, h0, pw, start, tops, n_tops, kb, S, bq, bs, blist):
+    if not _unplay(0, exposed, h0, pw, start, tops, n_tops, kb, S, bq, links, bs, blist):
         return OVERFLOW, 0
     bs[0] = P + 1
     bs[3] = bs[1]
@@ -248,7 +255,7 @@ def _question(P, L, last, limit, kt, exposed, h0, pw, stock, start, tops, kv, kb
         else:
             q = bs[0] - 1
             status, e = _backward_stage(q, drawn[stock[q - 1]], exposed, h0, pw, start, tops,
-                                        n_tops, kv, kb, S, bq, bs, blist)
+                                        n_tops, kv, kb, S, bq, links, bs, blist)
             if status != NO:
                 return status, e
     return NO, 0
@@ -277,6 +284,7 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
     flist = np.empty(spare, np.int64)
     fmask = np.empty(spare, np.int64)
     bq = np.empty(budget, np.int64)
+    links = np.empty(budget + TOP_MASK + 1, np.int64)
     blist = np.empty(spare, np.int64)
     fs = np.zeros(4, np.int64)
     bs = np.zeros(4, np.int64)
@@ -305,7 +313,7 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
             break
         P = min(max(P, lo + 1), hi - 1)
         status, e = _question(P, 0, last, budget, kt, exposed, heights, pw, stock, start, tops,
-                              kv, bk, S, fq, fs, flist, fmask, bq, bs, blist)
+                              kv, bk, S, fq, fs, flist, fmask, bq, links, bs, blist)
         states += bs[1]
         if status == OVERFLOW:
             ok = False
@@ -325,7 +333,7 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
         left = -1
         for L in range(1, LOST_QUESTIONS + 1):
             status, e = _question(last, L, last, budget, kt, exposed, heights, pw, stock, start,
-                                  tops, kv, bk, S, fq, fs, flist, fmask, bq, bs, blist)
+                                  tops, kv, bk, S, fq, fs, flist, fmask, bq, links, bs, blist)
             states += bs[1]
             if status == YES:
                 n_moves, k_end = _line(e, last, exposed, heights, pw, stock, drawn, play_next,
