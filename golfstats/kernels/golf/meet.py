@@ -4,19 +4,20 @@ Stage p is "p stock cards turned".  A line is a chain of plays, a draw (or sever
 chain, ...; between stages only the heights vector matters, since after a draw the top
 is the card just turned.
 
-* **Forward** (shared by every question): a (heights, top) state is labelled once, with
-  the fewest cards turned that reach it (``kv[code * S + top]``, ``INF`` unseen;
-  ``kv[code * S + S - 2]`` the first stage of the heights, ``F(h)``).  Stage p is seeded
-  with (h, card p - 1) for every heights vector reached before, then closed under plays.
+* **Forward** (shared by every question, ``meet_forward``): a (heights, top) state is
+  labelled once, with the fewest cards turned that reach it, and each heights vector with
+  its first stage ``F(h)``.
 * **Backward**, for a question (P, L): "is there a line that turns at most P cards and
   reaches a tableau of at most L cards?" (L = 0: a win with at least n - P cards left).
-  Heights of at most L cards are the end targets.  ``val(h, t)`` (``kb[code * S + t]``,
-  0 unknown) is the latest stage from which (h, top t) can still reach a target by plays
-  and later draws; ``T(h)`` (``kb[code * S + S - 2]``) is the last stage q <= P at which
-  (h, card q - 1) can, i.e. ``val(h, card q - 1) > q``.  Stages are closed from P down:
-  at stage q, every heights vector with no ``T`` yet and ``val(h, card q - 1) > q``
-  gets ``T(h) = q``, and un-playing from it labels its predecessors q.  End targets get
-  ``T = P + 1``.  A label is set once, by the first (highest) stage that reaches it.
+  Heights of at most L cards are the end targets.  ``val(h, t)`` (byte ``code * S + t``
+  of ``kb`` read as bytes, 0 unknown) is the latest stage from which (h, top t) can
+  still reach a target by plays and later draws; ``T(h)`` (byte ``code * S + S - 2``) is
+  the last stage q <= P at which (h, card q - 1) can, i.e. ``val(h, card q - 1) > q``.
+  Stages are closed from P down: at stage q, every heights vector with no ``T`` yet
+  and ``val(h, card q - 1) > q`` gets ``T(h) = q`` (only heights labelled with that
+  card are looked at: the queue entries of each top are linked), and un-playing from it
+  labels its predecessors q.  End targets get ``T = P + 1``.  A label is set once, by
+  the first (highest) stage that reaches it.
 * **Meet**: the answer is yes iff some heights vector has ``F(h) < T(h)`` (reach it
   forward, draw up to stage ``T(h)``, finish backward).  Once the forward has closed
   stages 0..a and the backward stages P..a+1, a winning line has a draw from a stage
@@ -28,10 +29,14 @@ is the card just turned.
   run to the end (the fewest cards of any heights vector it reaches).  Goal win asks
   P = n only.
 
-The work is bounded by ``FORWARD_BUDGET`` and ``BACKWARD_BUDGET`` labelled states (the
-sizes of the queues): a solve that would exceed them returns ``ok`` False, with both
-buffers restored, and ``kernels.solve`` runs the dense sweep instead, which has no
-budget.  The lines are traced in ``meet_trace``.  No I/O, no RNG.
+The work is bounded by ``budget`` labelled states (``MEET_BUDGET`` from ``kernels.solve``):
+the forward's and the current question's together, checked after each stage, and the
+queues hold no more, so they never overflow.  A solve that would exceed it returns ``ok``
+False, both buffers restored, and ``kernels.solve`` runs the dense sweep instead, which
+has no budget: nothing is truncated.  Draw when-stuck is not modelled (a player may not
+draw past a play, so "only the heights matter between stages" fails): the sweep solves
+it.  The lines are traced in ``meet_trace``: another optimal line than the sweep's may
+come out (same won, strokes and cards turned).  No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -47,9 +52,9 @@ from golfstats.kernels.golf.sweep import COLUMNS, INF
 
 #: The top field of a backward queue entry that stands for every top (a new target).
 ANY = TOP_MASK
-#: Queue sizes: labelled states a solve may make before it hands the position to the
-#: sweep.  Chosen by measurement (benchmarks/bench_solver.py): past them the sweep, which
-#: visits each heights vector once, is the faster of the two (strict's lost deals).
+#: Labelled states a solve may make before it hands the position to the sweep.  Chosen by
+#: measurement on putt-putt, PySol deals 1-300 (5,000 to 1,000,000 tried): 80,000 was the
+#: fastest mean with the sweep's time added for the 7% of deals that reach it.
 MEET_BUDGET = 80_000
 #: The first question of goal strokes: a win with at least this many stock cards left.
 FIRST_QUESTION = 5
