@@ -4,11 +4,15 @@ Golf: under draw any-time with wrapping ranks (putt-putt: a King on top accepts 
 and a stock, the meet in the middle of the stock (``kernels.golf.meet``) answers first;
 when it would label more than ``meet.MEET_BUDGET`` states it hands the position, its
 buffers restored, to the dense sweep (``kernels.golf.sweep``), which has no budget.
-Every other golf position is swept: the when-stuck sweep (the meet does not model that
-draw rule), and the strict and queens-on-kings rules, where most deals are lost and the
-meet, measured on PySol deals 1-1000 (``benchmarks/bench_solver.py``), was slower than
-the sweep at every budget tried: a lost deal's decisive "no" is its most expensive
-question.  Both give the same won, strokes and stock left; the line may differ.  The
+Every other golf position is swept: draw when-stuck (the meet does not model that draw
+rule), and strict and queens-on-kings, where many deals are lost and a lost deal's
+decisive "no" is the meet's most expensive question.  The choice is by measurement
+(``benchmarks/bench_solver.py --compare``, benchmarks/README.md), on a busy machine:
+putt-putt 1.3-1.4x faster with the meet (putt-putt with an empty start 2.3x, with jokers
+1.2-2x), strict and queens-on-kings 0.5-0.9x (by the budget), strict with an empty
+start 0.8x.  Their joker rule sets measured even to 1.3x (seeded deals), too close to
+call on that machine: they stay swept.  Both give the same won, strokes and stock left;
+the line may differ.  The
 stockless games are searched with their pruning rules (``kernels.stockless``).  Every
 caller goes through ``_solve``: compiled callers (the players that solve sampled orders)
 through ``solve_position``, which picks the layout at run time, and Python
