@@ -33,17 +33,18 @@ def late_position(rules, index: int) -> Board:
 
 
 def honest() -> None:
-    from golfstats.odds import move_values, odds, play_optimal
+    from golfstats.goals import Goal
+    from golfstats.odds import odds
+    from golfstats.optimal_play import play_optimal, play_orders
 
     for variant in GOLF:
         rules = parse_variant(variant)
         board = late_position(rules, 0)
-        for goal in ("win", "strokes"):
+        for goal in Goal:  # each goal's value (with its moves' values) and its play-out
             odds(board, rules, goal)
-            move_values(board, rules, goal)
             play_optimal(rules, [board], goal)
-        odds(board, rules, "win", win_only=True)  # the chance of winning alone
-        play_optimal(rules, [board], "win", win_only=True)
+        # one table played on other orders of the stock (the study, review)
+        play_orders(board, rules, [board.stock, board.stock[::-1]], Goal.WIN_STROKES)
 
 
 def players() -> None:
