@@ -2,10 +2,13 @@
 
     python benchmarks/bench_policies.py                 # greedy 1,000,000; lookahead 10,000; sampling 100
     python benchmarks/bench_policies.py --greedy 100000 --lookahead 2000 --sampling 20
+    python benchmarks/bench_policies.py --variant putt-putt --greedy 200000 --lookahead 20000 \
+        --sampling 0 --exact 5000                       # the headline's players, one core
 
 Prints, per variant, wall seconds and ms per deal for each policy.  Targets:
 greedy 1,000,000 deals in 3 s or less; lookahead (depth 1) 1 ms per deal or less;
 sampling as fast as the solver allows.  Compilation happens in a warm-up first.
+The exact player (``--exact``) is timed the same way, through ``play_deals``.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lookahead", type=int, default=10_000, help="deals for lookahead")
     parser.add_argument("--sampling", type=int, default=100, help="deals for sampling")
     parser.add_argument("--samples", type=int, default=16, help="sampling:samples=N")
+    parser.add_argument("--exact", type=int, default=0, help="deals for exact (default 0: none)")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     print("command:", " ".join(["python", *sys.argv]))
@@ -45,7 +49,8 @@ def main(argv: list[str] | None = None) -> None:
         rules = parse_variant(variant)
         for policy, n in [("random", args.greedy), ("greedy", args.greedy),
                           ("lookahead", args.lookahead),
-                          (f"sampling:samples={args.samples}", args.sampling)]:
+                          (f"sampling:samples={args.samples}", args.sampling),
+                          ("exact", args.exact)]:
             if n <= 0:
                 continue
             seconds, win_rate = timed(rules, policy, n, args.seed)
