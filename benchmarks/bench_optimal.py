@@ -1,7 +1,7 @@
 """Benchmark: perfect play without peeking (``golfstats.odds.odds``), one core.
 
     python benchmarks/bench_optimal.py                       # p alone, PySol 1-100, 3 king rules
-    python benchmarks/bench_optimal.py --variant strict --with-strokes     # p and e (odds' default)
+    python benchmarks/bench_optimal.py --variant strict --goal win-strokes # p and e (odds' default)
     python benchmarks/bench_optimal.py --mid-only            # 200 positions, 8 stock cards, p and e
     python benchmarks/bench_optimal.py --goal strokes --variant strict --n 20 --max-memory 4
 
@@ -84,18 +84,18 @@ def mid_boards(rules, count: int, seed: int):
 def _one_deal(task):
     """In a fresh process: value PySol deal ``number`` from the start (after an untimed warm
     call on a small position).  Returns (seconds, states, resolved, win_p, e, peak MB)."""
-    variant, number, goal, win_only, max_memory, max_states, seed = task
+    variant, number, goal, max_memory, max_states, seed = task
     from golfstats.deals import pysol_board
     from golfstats.odds import odds
     from golfstats.rules import parse_variant
 
     rules = parse_variant(variant)
-    odds(mid_boards(rules, 1, seed)[0], rules, goal, win_only=win_only)
+    odds(mid_boards(rules, 1, seed)[0], rules, goal)
     board = pysol_board(rules, number)
     started = time.perf_counter()
-    o = odds(board, rules, goal, max_states, win_only=win_only, max_bytes=max_memory)
-    return (time.perf_counter() - started, o.states, o.resolved, o.win_p, o.expected_strokes,
-            _peak_mb())
+    o = odds(board, rules, goal, max_states=max_states, max_bytes=max_memory)
+    return (time.perf_counter() - started, o.stats.states, o.resolved, o.win_p,
+            o.expected_strokes, _peak_mb())
 
 
 def _interval(values: list[float]) -> str:
@@ -113,9 +113,9 @@ def _row(variant: str, what: str, times, states, peak, unresolved, win_p) -> Non
           f"{max(states):>13,} {peak:>8.0f} {unresolved:>5}  {_interval(win_p)}", flush=True)
 
 
-def run_start(variant: str, args, goal: str, win_only: bool) -> list[float]:
+def run_start(variant: str, args, goal: str) -> list[float]:
     """The start set, a fresh process per deal; returns the resolved deals' win_p."""
-    tasks = [(variant, i, goal, win_only, int(args.max_memory * 1e9), args.max_states, args.seed)
+    tasks = [(variant, i, goal, int(args.max_memory * 1e9), args.max_states, args.seed)
              for i in range(1, args.n + 1)]
     times, states, win_p = [], [], []
     peak = 0.0
@@ -134,7 +134,7 @@ def run_start(variant: str, args, goal: str, win_only: bool) -> list[float]:
                 value = f"p={p:.6f} e={e:.4f}" if ok else "unresolved"
                 print(f"  {variant} #{number}: {sec:.2f} s, {st:,} states, {mb:.0f} MB, {value}",
                       flush=True)
-    what = "start" + ("" if win_only else "+e") if goal == "win" else "strokes"
+    what = {"win": "start", "win-strokes": "start+e", "strokes": "strokes"}[goal]
     _row(variant, what, times, states, peak, unresolved, win_p)
     return win_p
 
@@ -162,25 +162,26 @@ def beside(variant: str, n: int, samples: int | None) -> None:
 
 def run_mid(variant: str, args) -> None:
     """The mid-game set in this process: p and e of the position and every move."""
-    from golfstats.odds import odds_and_moves
+    from golfstats.odds import odds
     from golfstats.rules import parse_variant
 
     rules = parse_variant(variant)
     boards = mid_boards(rules, args.mid_n, args.seed)
-    odds_and_moves(mid_boards(rules, 1, args.seed + 1)[0], rules, "win")  # load the kernels
+    odds(mid_boards(rules, 1, args.seed + 1)[0], rules, "win-strokes")  # load the kernels
     times, states, win_p = [], [], []
     unresolved = 0
     for i, board in enumerate(boards):
         started = time.perf_counter()
-        o, _ = odds_and_moves(board, rules, "win", args.max_states)
+        o = odds(board, rules, "win-strokes", max_states=args.max_states)  # with every move's
         times.append(time.perf_counter() - started)
-        states.append(o.states)
+        states.append(o.stats.states)
         if o.resolved:
             win_p.append(o.win_p)
         else:
             unresolved += 1
         if args.verbose:
-            print(f"  {variant} mid #{i + 1}: {times[-1] * 1000:.1f} ms, {o.states:,} states", flush=True)
+            print(f"  {variant} mid #{i + 1}: {times[-1] * 1000:.1f} ms, {o.stats.states:,} states",
+                  flush=True)
     _row(variant, "mid8+e", times, states, _peak_mb(), unresolved, win_p)
 
 
@@ -193,9 +194,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="positions with 8 stock cards left (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1,
                         help="seed of the mid-game deals (default %(default)s)")
-    parser.add_argument("--goal", choices=("win", "strokes"), default="win", help="objective (default win)")
-    parser.add_argument("--with-strokes", action="store_true",
-                        help="goal win: p and e, as odds gives by default (else p alone)")
+    parser.add_argument("--goal", choices=("win", "win-strokes", "strokes"), default="win",
+                        help="golfstats.goals.Goal: win (p alone, the default), win-strokes (p "
+                             "and e, as odds gives by default), strokes")
     parser.add_argument("--max-states", type=int, default=None, help="state budget per position")
     parser.add_argument("--max-memory", type=float, default=4.0,
                         help="memory budget per position, GB (default %(default)s)")
@@ -208,8 +209,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.n <= 0 or args.mid_n <= 0:
         parser.error("--n and --mid-n must be positive")
-    if args.with_strokes and args.goal != "win":
-        parser.error("--with-strokes goes with --goal win (goal strokes always has e)")
 
     print("command: " + shlex.join([sys.executable, *sys.argv]))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}; "
@@ -218,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'mean states':>13} {'max states':>13} {'peak MB':>8} {'unres':>5}  mean win_p [95% interval]")
     for variant in args.variant or KING_RULES:
         if not args.mid_only:
-            run_start(variant, args, args.goal, args.goal == "win" and not args.with_strokes)
+            run_start(variant, args, args.goal)
             beside(variant, args.n, args.sampling)
         if not args.start_only:
             run_mid(variant, args)

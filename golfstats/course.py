@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from golfstats.goals import TOL
+from golfstats.goals import TOL, Goal
 from golfstats.rules import Rules
 
 if TYPE_CHECKING:  # the command line imports this module for Difficulty; policies stay out
@@ -326,13 +326,13 @@ def _qualifies(board, rules: Rules, winnable: bool, band: Band | None):
     or the deal's honest ``Odds`` (its chance of winning) when a band asks for them."""
     from golfstats.solver import solve
 
-    if winnable and not solve(board, rules, "win").won:
+    if winnable and not solve(board, rules, Goal.WIN).won:
         return False
     if band is None:
         return True
     from golfstats import odds as honest
 
-    value = honest.odds(board, rules, "win", win_only=True)
+    value = honest.odds(board, rules, Goal.WIN)
     if not value.resolved:
         return None
     return value if band.holds(value.win_p) else False

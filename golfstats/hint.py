@@ -8,19 +8,23 @@ is the exact solver's next move, knowing the order.
 
 The honest hint lists every legal move (each play, and the draw, whose card is not
 named: it is unknown) with the win chance and expected strokes of perfect honest play
-after it.  The first is the move the ``optimal`` policy makes (docs/honest-play.md: the
-best chance to win, ties by fewer expected strokes; where nothing can be won any more,
-the chain leaving the fewest cards); the others follow by win chance, then expected
-strokes (goal ``strokes``: by expected strokes, then win chance).  Its reason is the
-first of these that holds:
+after it, for a goal (``golfstats.goals.Goal``; default ``win-strokes``).  The first is
+the move the ``optimal`` policy with that goal makes (docs/honest-play.md; ``win-strokes``:
+the best chance to win, ties by fewer expected strokes, and where nothing can be won any
+more the chain leaving the fewest cards; ``win``: the best chance, ties by the fewest
+cards, no expected strokes); the others follow by win chance, then expected strokes
+(goal ``strokes``: by expected strokes, then win chance).  Its reason is the first of
+these that holds:
 
 - ``only-move``: it is the only legal move;
-- ``best-chance``: (goal win) its win chance beats every other move's by more than TOL;
-- ``fewer-strokes``: its win chance ties the best (within TOL, goal win) or, under goal
-  strokes, it expects the fewest strokes; the runner-up's figure is named;
-- ``cannot-win``: (goal win) no move wins with a chance above TOL (no order of the stock
-  left wins): it plays on to leave the fewest cards;
-- ``tie``: another move is as good on every count; the policy's tie-break chose this one.
+- ``cannot-win``: (goals win, win-strokes) no move wins with a chance above TOL (no order
+  of the stock left wins): it plays on to leave the fewest cards;
+- ``best-chance``: (goals win, win-strokes) its win chance beats every other move's by
+  more than TOL;
+- ``fewer-strokes``: its win chance ties the best (within TOL, goal win-strokes) or, under
+  goal strokes, it expects the fewest strokes; the runner-up's figure is named;
+- ``tie``: another move is as good on every count the goal reads; the policy's tie-break
+  chose this one.
 
 ``clairvoyant_hint(board, rules)`` solves the position with the exact solver (goal
 ``strokes``; it knows the stock order, which the board text gives) and takes the
@@ -62,8 +66,10 @@ from enum import StrEnum
 from golfstats.board import Board
 from golfstats.cards import format_card
 from golfstats.engine import DRAW, Line, Position, apply, legal_moves, playable_columns
+from golfstats.goals import Goal
+from golfstats.odds import Odds
 from golfstats.rules import Rules
-from golfstats.solver import Goal, solve
+from golfstats.solver import solve
 
 
 class Reason(StrEnum):
@@ -218,70 +224,74 @@ class MoveValue:
 
 @dataclass(frozen=True)
 class HonestHint:
-    """Every legal move with its honest value, best first, and the reason for the first."""
+    """Every legal move with its honest value, best first, the reason for the first, and
+    the position's ``odds`` (``golfstats.odds.Odds``: its goal, values and stats)."""
 
-    goal: str
+    odds: Odds
     moves: tuple[MoveValue, ...]
     reason: str | None
     explanation: str
-    win_p: float
-    expected_strokes: float
-    resolved: bool
-    states: int
 
     @property
     def over(self) -> bool:
         return not self.moves
 
     def to_record(self) -> dict:
-        """JSON-ready (moves as engine moves; the CLI names their cards)."""
-        return {"goal": self.goal, "win_p": self.win_p, "expected_strokes": self.expected_strokes,
-                "resolved": self.resolved, "states": self.states, "reason": self.reason,
-                "explanation": self.explanation}
+        """JSON-ready (moves as engine moves; the CLI names their cards).  No timing: the
+        same position gives the same record."""
+        value = {k: v for k, v in self.odds.to_record().items() if k != "seconds"}
+        return {**value, "reason": self.reason, "explanation": self.explanation}
 
 
-def honest_hint(board: Board, rules: Rules, goal: str = "win",
-                max_states: int | None = None, progress=None) -> HonestHint:
+def honest_hint(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES,
+                max_states: int | None = None, max_bytes: int | None = None,
+                progress=None) -> HonestHint:
     """The honest hint of ``board`` (see the module docstring).  The stock order is never
     read: only its multiset reaches the values; the move first is the one the ``optimal``
-    policy plays (goal win: ties of p by e), taken from the same computation.
-    ``progress`` is told how it goes (``golfstats.odds.odds``)."""
+    policy with this ``goal`` plays (its first move on any order: it plays a chain to its
+    best endpoint before it draws), from the same table.  ``progress`` is told how it goes
+    (``golfstats.odds.odds``)."""
     from golfstats.goals import TOL
-    from golfstats.odds import odds_moves_and_choice
+    from golfstats.odds import Keep, odds
 
+    goal = Goal(goal)
     pos = board.position()
-    position, after, chosen = odds_moves_and_choice(board, rules, goal, max_states, progress)
-    legal = legal_moves(rules, pos)
-    if not legal or not position.resolved:
-        words = ("the hand is over" if not legal else
-                 f"unresolved: the position has more than its budget of states ({position.states:,}); "
-                 "no honest value")
-        return HonestHint(goal, (), None, words, position.win_p, position.expected_strokes,
-                          position.resolved, position.states)
-    values = [MoveValue(m, None if m == DRAW else pos.tableau[m][-1], o.win_p, o.expected_strokes)
-              for m, o in after]
+    position = odds(board, rules, goal, max_states=max_states, max_bytes=max_bytes,
+                    keep=Keep.ORDER, progress=progress)
+    if not position.moves or position.table is None:
+        words = ("the hand is over" if position.resolved else
+                 f"unresolved: the position needs more than its budget ({position.stats.states:,} "
+                 "states); no honest value")
+        return HonestHint(position, (), None, words)
+    chosen = position.table.play(position.table.order)[2][0]
+    values = [MoveValue(v.move, None if v.move == DRAW else pos.tableau[v.move][-1], v.win_p,
+                        v.expected_strokes) for v in position.moves]
     first = next(v for v in values if v.move == chosen)
-    rank = (lambda v: (-v.win_p, v.expected_strokes)) if goal == "win" else \
-        (lambda v: (v.expected_strokes, -v.win_p))
+    rank = (lambda v: (v.expected_strokes, -v.win_p)) if goal is Goal.STROKES else \
+        (lambda v: (-v.win_p, v.expected_strokes if goal.wants_strokes else 0.0))
     ordered = (first, *sorted((v for v in values if v is not first), key=rank))
     reason, words = _honest_reason(goal, ordered, TOL)
-    return HonestHint(goal, ordered, reason, words, position.win_p, position.expected_strokes,
-                      True, position.states)
+    return HonestHint(position, ordered, reason, words)
 
 
-def _honest_reason(goal: str, moves: tuple[MoveValue, ...], tol: float) -> tuple[str, str]:
+def _honest_reason(goal: Goal, moves: tuple[MoveValue, ...], tol: float) -> tuple[str, str]:
     best, rest = moves[0], moves[1:]
     if not rest:
         return "only-move", "the only legal move"
     runner = rest[0]
-    if goal == "win" and best.win_p <= tol:
+    wins_first = goal is not Goal.STROKES
+    if wins_first and best.win_p <= tol:
+        expect = (f", expecting {best.expected_strokes:.2f} strokes" if goal.wants_strokes else "")
         return "cannot-win", ("no move can win any more (no order of the stock left wins): it plays "
-                              f"on to leave the fewest cards, expecting {best.expected_strokes:.2f} strokes")
-    if goal == "win" and best.win_p > runner.win_p + tol:
+                              f"on to leave the fewest cards{expect}")
+    if wins_first and best.win_p > runner.win_p + tol:
         return "best-chance", (f"the best chance to win: {100 * best.win_p:.1f}% "
                                f"(next best {100 * runner.win_p:.1f}%)")
-    if runner.expected_strokes > best.expected_strokes + tol:
-        tied = "ties for the best chance to win and " if goal == "win" else ""
+    if goal.wants_strokes and runner.expected_strokes > best.expected_strokes + tol:
+        tied = "ties for the best chance to win and " if wins_first else ""
         return "fewer-strokes", (f"{tied}expects the fewest strokes: {best.expected_strokes:.2f} "
                                  f"(next best {runner.expected_strokes:.2f})")
+    if goal is Goal.WIN:
+        return "tie", ("ties for the best chance to win; goal win plays the chain leaving the "
+                       "fewest cards")
     return "tie", "as good as the next move on every count; the policy's tie-break chose it"

@@ -105,7 +105,7 @@ class Hand:
 
 
 def _same(x) -> dict:
-    return {"win": x, "strokes": x}
+    return {"win-strokes": x, "strokes": x}
 
 
 def _board(*columns: str, talon: str, top: str) -> str:
@@ -177,8 +177,9 @@ HAND = [
     # first: only the 9 plays after the 8, lost with 4; 8 first: 9, then 4, 5H, 6D, 7H, 8C:
     # won with 0; (1/2, 2).  win takes the gamble (1/2, 2); strokes the sure (0, 3/2).
     Hand("objectives-differ", "strict", _board("8C 5H 9C", "7H 6D", talon="4S 8D", top="5S"),
-         {"win": (0.5, 2.0), "strokes": (0.0, 1.5)},
-         _same([(1, (0.0, 1.5, 3)), (DRAW, (0.5, 2.0, 5))]), {"win": [DRAW], "strokes": [1, 1, DRAW]}),
+         {"win-strokes": (0.5, 2.0), "strokes": (0.0, 1.5)},
+         _same([(1, (0.0, 1.5, 3)), (DRAW, (0.5, 2.0, 5))]),
+         {"win-strokes": [DRAW], "strokes": [1, 1, DRAW]}),
     # Information matters: either order wins for a clairvoyant (7C first: 8D, 5C, 6D, 7D, 8C,
     # 9H; 5C first: 7D, 8D, 5C, 6D, 7C, 8C, 9H), but the honest player must commit.  Play
     # 7D, 8D, draw: 5C first wins, 7C first loses with 1: (1/2, 1/2).  Draw now: 7C first
@@ -199,8 +200,8 @@ HAND = [
     # cards), then T, J: lost with 2; e = 3/2.  win (0, 2) plays the 4C; strokes (0, 3/2)
     # draws; the rule before: (0, 3/2), the draw.
     Hand("nothing-to-win-fewest-cards", "strict", _board("9C 5H JC", "4C", talon="TC 5D", top="5C"),
-         {"win": (0.0, 2.0), "strokes": (0.0, 1.5)},
-         _same([(1, (0.0, 2.0, 3)), (DRAW, (0.0, 1.5, 4))]), {"win": [1, DRAW], "strokes": [DRAW]}),
+         {"win-strokes": (0.0, 2.0), "strokes": (0.0, 1.5)},
+         _same([(1, (0.0, 2.0, 3)), (DRAW, (0.0, 1.5, 4))]), {"win-strokes": [1, DRAW], "strokes": [DRAW]}),
     # Nothing can be won (neither order of the stock wins for a clairvoyant: the one 6 is
     # wanted by the 5C and by a 7).  Chains on the 8C, breadth-first, with (e, cards)
     # under win: none (5/2, 6); 7H (3/2, 5); 7C (2, 5); 7H 8D (2, 4); 7C 8D (5/2, 4);
@@ -215,17 +216,17 @@ HAND = [
     # 7C 8D 9C then the T takes nothing: 2 left: e = 3/2.)
     Hand("nothing-to-win-fewest-cards-tie-by-e", "strict",
          _board("5C 7D 9C 7H", "7C", "8D", talon="TC 6C", top="8C"),
-         {"win": (0.0, 1.5), "strokes": (0.0, 1.0)},
-         {"win": [(0, (0.0, 1.5, 3)), (1, (0.0, 1.5, 3)), (DRAW, (0.0, 2.5, 6))],
+         {"win-strokes": (0.0, 1.5), "strokes": (0.0, 1.0)},
+         {"win-strokes": [(0, (0.0, 1.5, 3)), (1, (0.0, 1.5, 3)), (DRAW, (0.0, 2.5, 6))],
           "strokes": [(0, (0.0, 1.0, 5)), (1, (0.0, 1.5, 3)), (DRAW, (0.0, 2.5, 6))]},
-         {"win": [0, 2, 1, DRAW], "strokes": [0, DRAW]}),
+         {"win-strokes": [0, 2, 1, DRAW], "strokes": [0, DRAW]}),
     # p > 0, and e is this policy's: the only move is the draw.  5 first: 4C, 5D, then the 6:
     # 7D, 8C: won with 0.  6 first nothing can be won: win plays the fewest cards, 5D 4C
     # (left 7D, 8C), the 5 takes nothing: lost with 2; strokes plays 7D, then the 5: 4C, 5D:
     # lost with 1.  win (1/2, 1) (the rule before: (1/2, 1/2)); strokes (1/2, 1/2).
     Hand("e-of-this-policy", "strict", _board("5D", "7D", "8C 4C", talon="5C 6C", top="7C"),
-         {"win": (0.5, 1.0), "strokes": (0.5, 0.5)},
-         {"win": [(DRAW, (0.5, 1.0, 4))], "strokes": [(DRAW, (0.5, 0.5, 4))]}, _same([DRAW])),
+         {"win-strokes": (0.5, 1.0), "strokes": (0.5, 0.5)},
+         {"win-strokes": [(DRAW, (0.5, 1.0, 4))], "strokes": [(DRAW, (0.5, 0.5, 4))]}, _same([DRAW])),
     # A tie in p > 0 broken by e, which counts the fewest-cards play where nothing can be
     # won.  Draw now (c = 6): 5 first: 4C, 5D, then the 6: 7D, 8D, 7H, 8C: won with 0; 6
     # first: 7D, 8D, 7H (3 cards, the fewest), then the 5: 4C, 5D: lost with 1; (1/2, 1/2).
@@ -236,9 +237,9 @@ HAND = [
     # strokes (and the rule before): e ties too, the fewest cards: 8D 7D, draw.
     Hand("p-tie-broken-by-e", "strict", _board("5D", "7D", "8C 4C", "7H 8D", talon="5C 6C", top="7C"),
          _same((0.5, 0.5)),
-         {"win": [(3, (0.5, 1.0, 4)), (DRAW, (0.5, 0.5, 6))],
+         {"win-strokes": [(3, (0.5, 1.0, 4)), (DRAW, (0.5, 0.5, 6))],
           "strokes": [(3, (0.5, 0.5, 4)), (DRAW, (0.5, 0.5, 6))]},
-         {"win": [DRAW], "strokes": [3, 1, DRAW]}),
+         {"win-strokes": [DRAW], "strokes": [3, 1, DRAW]}),
     # Where something can be won, e comes before the cards.  Draw now (c = 3): 7 first, or 9
     # first: 8C, 9D, TD: won with 1 left; (1, -1).  9D, 8C, then draw (c = 1): 9 first: TD:
     # won with 1; 7 first, then the 9: TD: won with 0; (1, -1/2).  p ties at 1, e: the draw.

@@ -18,7 +18,8 @@ import golfstats.odds
 from golfstats.cli import app
 from golfstats.course import CourseError, CourseShort, band_for, make_course
 from golfstats.deals import seeded_deals
-from golfstats.odds import Odds
+from golfstats.goals import Goal
+from golfstats.odds import Odds, Stats
 from golfstats.rules import parse_variant
 
 RULES = parse_variant("putt-putt")
@@ -34,8 +35,8 @@ DOCUMENTED = {"putt-putt": (0.68, 0.87), "strict": (0.04, 0.14), "queens-on-king
 def _value(i: int) -> Odds:
     p = WIN_P[i % len(WIN_P)]
     if p is None:
-        return Odds(math.nan, math.nan, False, 10**6, 0.0)
-    return Odds(p, math.nan, True, 100, 0.0)
+        return Odds(Goal.WIN, math.nan, math.nan, False, (), Stats(10**6, 0.0))
+    return Odds(Goal.WIN, p, math.nan, True, (), Stats(100, 0.0))
 
 
 @pytest.fixture
@@ -48,8 +49,8 @@ def known_odds(monkeypatch):
     index = {format_board(board_from_cards(RULES, c), RULES): i for i, c in enumerate(batch.cards)}
     calls = []
 
-    def odds(board, rules, goal="win", max_states=None, *, win_only=False, **_):
-        assert win_only and goal == "win"  # a band needs the chance of winning alone
+    def odds(board, rules, goal=Goal.WIN_STROKES, **_):
+        assert Goal(goal) is Goal.WIN  # a band needs the chance of winning alone
         i = index[format_board(board, rules)]
         calls.append(i)
         return _value(i)

@@ -110,6 +110,21 @@ def _cases() -> list[Case]:
              "file.txt/x"))
     add(Case("study", "unwritable --out /proc/x", ("study", "--out", "/proc/x"), DATA, "/proc/x"))
 
+    add(Case("review", "missing file", ("review", "{x}/missing.json"), DATA, "cannot read"))
+    add(Case("review", "folder, not a game", ("review", "{x}/notarun"), DATA, "cannot read"))
+    add(Case("review", "not JSON", ("review", "{x}/file.txt"), DATA, "not a game"))
+    add(Case("review", "JSON, not a game", ("review", "{x}/nogame.json"), DATA, "lacks"))
+    add(Case("review", "wrong variant in the game", ("review", "{x}/badvariant.json"), DATA,
+             "unknown variant"))
+    add(Case("review", "malformed board_text", ("review", "{x}/badboard.json"), DATA, "board_text"))
+    add(Case("review", "an illegal move", ("review", "{x}/illegal.json"), DATA, "not legal"))
+    add(Case("review", "a move naming another card", ("review", "{x}/othercard.json"), DATA,
+             "not 9H"))
+    add(Case("review", "unwritable --chart /proc/x", ("review", "{x}/illegal.json", "--chart",
+                                                      "/proc/x"), DATA, "/proc/x"))
+    add(Case("review", "unknown option", ("review", "{x}/illegal.json", "--variant", "strict"),
+             USAGE, "no such option"))
+
     for cmd in ("variants", "policies"):
         add(Case(cmd, "unknown option", (cmd, "--variant", "nope"), USAGE, "no such option"))
     return out
@@ -128,6 +143,13 @@ def sandbox(folder: Path) -> Path:
     (folder / "badrun").mkdir()
     (folder / "badrun" / "summary.parquet").write_bytes(b"not parquet")
     (folder / "badrun" / "run.json").write_text("{not json")
+    game = {"variant": "strict", "board_text": PYSOL_1, "moves": [{"draw": "8H"}]}
+    (folder / "nogame.json").write_text(json.dumps({"board": "pysol:1"}))
+    (folder / "badvariant.json").write_text(json.dumps({**game, "variant": "nope"}))
+    bad_board = PYSOL_1.replace("KH AS", "KH XX")
+    (folder / "badboard.json").write_text(json.dumps({**game, "board_text": bad_board}))
+    (folder / "illegal.json").write_text(json.dumps({**game, "moves": [{"play": "AS", "column": 3}]}))
+    (folder / "othercard.json").write_text(json.dumps({**game, "moves": [{"draw": "9H"}]}))
     run = write_run(folder / "run", "strict", ("greedy", "lookahead"), 20)
     info = json.loads((run / "run.json").read_text())
     info.update(identity={"variant": "strict", "rules_version": RULES_VERSION, "seed": 7, "n": 20,

@@ -31,12 +31,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from golfstats import odds as honest
+from golfstats import honest_table as honest
 from golfstats.board import Board, format_board
 from golfstats.cards import KING, QUEEN, kind
 from golfstats.deals import pysol_board, seeded_board
 from golfstats.engine import DRAW, Position, Top, apply, legal_moves, score_moves
-from golfstats.odds import Odds, move_values, odds, play_optimal
+from golfstats.odds import Odds, odds
+from golfstats.optimal_play import play_optimal
 from golfstats.rules import Draw, all_rule_sets, parse_variant
 from golfstats.solver import solve
 
@@ -53,7 +54,7 @@ def _best(goal: str, values: list[tuple[float, float, int]]) -> int:
     compete on the smallest c, then the smallest e.  Goal strokes: the smallest e, then
     the largest p.  Ties within TOL: the first."""
     idx = list(range(len(values)))
-    if goal == "win":
+    if goal == "win-strokes":
         top = max(v[0] for v in values)
         if top > TOL:
             idx = [i for i in idx if values[i][0] >= top - TOL]
@@ -74,7 +75,7 @@ def _best(goal: str, values: list[tuple[float, float, int]]) -> int:
 def _no_worse(goal: str, a: tuple[float, float], b: tuple[float, float]) -> bool:
     """Is the value a at least as good as b (goal strokes: e, then p; goal win: p)?"""
     (p1, e1), (p2, e2) = a, b
-    if goal == "win":
+    if goal == "win-strokes":
         return p1 >= p2 - TOL
     return e1 < e2 - TOL or (e1 <= e2 + TOL and p1 >= p2 - TOL)
 
@@ -147,7 +148,7 @@ def test_agrees_with_brute_force(rules):
     nontrivial = 0
     for i in range(10):
         board = small_position(rules, i, rng, cards=7, stock=int(rng.integers(2, 5)))
-        for goal in ("win", "strokes"):
+        for goal in ("win-strokes", "strokes"):
             got = odds(board, rules, goal)
             want = brute_value(rules, board, goal)
             assert got.resolved
@@ -172,8 +173,8 @@ def test_move_values_and_mid_game_tops(variant):
         board = small_position(rules, i, rng, stock=3)
         pos = board.position() if top is None else Position(board.position().tableau,
                                                               board.stock, top)
-        for goal in ("win", "strokes"):
-            values = move_values(board, rules, goal, top=top)
+        for goal in ("win-strokes", "strokes"):
+            values = [(m.move, m) for m in odds(board, rules, goal, top=top).moves]
             assert [m for m, _ in values] == legal_moves(rules, pos)
             root = odds(board, rules, goal, top=top)
             assert _close(root, brute_value(rules, board, goal, top))
@@ -237,9 +238,9 @@ def test_zero_exactly_when_no_order_wins_and_clairvoyant_bound(variant):
         wins = sum(s.won for s in sols)
         share = wins / len(orders)
         mean = sum(s.strokes for s in sols) / len(orders)
-        got = odds(board, rules, "win")
+        got = odds(board, rules, "win-strokes")
         assert (got.win_p > 0) == (wins > 0), (variant, i, got, wins)
-        for goal in ("win", "strokes"):  # (a strokes player may give up a slim win chance)
+        for goal in ("win-strokes", "strokes"):  # (a strokes player may give up a slim win chance)
             got = odds(board, rules, goal)
             # no honest policy beats the clairvoyant one on any order
             assert got.win_p <= share + 1e-12
@@ -262,7 +263,7 @@ def test_one_card_left_is_the_clairvoyant_verdict(variant):
         sol = solve(board, rules, "strokes")
         got = odds(board, rules, "strokes")
         assert got.win_p == float(sol.won) and got.expected_strokes == float(sol.strokes)
-        got = odds(board, rules, "win")
+        got = odds(board, rules, "win-strokes")
         assert got.win_p == float(sol.won) and got.expected_strokes >= float(sol.strokes)
         if sol.won:
             assert got.expected_strokes == float(sol.strokes)
@@ -304,7 +305,7 @@ def test_win_bitsets_are_fact_1(variant):
                 continue
             tab = tuple(col[:hc] for col, hc in zip(board.tableau, h, strict=True))
             pos = Position(tab, tuple(left), Top.any())
-            p, _ = brute_draw(rules, Board(tab, tuple(left), None), "win", pos)
+            p, _ = brute_draw(rules, Board(tab, tuple(left), None), "win-strokes", pos)
             bit = win_bit(wt, sum(hc * w for hc, w in zip(h, pw, strict=True)), d)
             assert bit == (p > 0), (variant, i, h, d, p)
             seen[bit] += 1
@@ -334,7 +335,7 @@ def test_dead_kinds_pool(variant):
             continue
         other = next(c for c in spare if kind(c) != kind(swap[0]))
         stock2 = tuple(other if c == swap[0] else c for c in board.stock)
-        for goal in ("win", "strokes"):
+        for goal in ("win-strokes", "strokes"):
             a = odds(board, rules, goal)
             b = odds(Board(board.tableau, stock2, board.foundation), rules, goal)
             assert abs(a.win_p - b.win_p) <= 1e-12 and abs(a.expected_strokes - b.expected_strokes) <= 1e-12
@@ -352,7 +353,7 @@ def test_more_stock_is_never_worse_any_time(variant):
     for i in range(10):
         board = small_position(rules, i, rng, cards=10, stock=4)
         fewer = Board(board.tableau, board.stock[:3], board.foundation)
-        for goal in ("win", "strokes"):
+        for goal in ("win-strokes", "strokes"):
             a = odds(board, rules, goal)
             b = odds(fewer, rules, goal)
             assert _no_worse(goal, (a.win_p, a.expected_strokes), (b.win_p, b.expected_strokes))
@@ -361,17 +362,17 @@ def test_more_stock_is_never_worse_any_time(variant):
 def test_budget_hit_is_unresolved_never_a_number():
     rules = parse_variant("queens-on-kings")
     board = pysol_board(rules, 3)
-    got = odds(board, rules, "win", max_states=1000)
+    got = odds(board, rules, "win-strokes", max_states=1000)
     assert not got.resolved and math.isnan(got.win_p) and math.isnan(got.expected_strokes)
-    assert got.states > 1000  # goal win knows what the value pass would need before it starts
-    small = odds(board, rules, "win", max_bytes=got.peak_bytes // 2, win_only=True)
+    assert got.stats.states > 1000  # goal win knows what the value pass would need before it starts
+    small = odds(board, rules, "win", max_bytes=got.stats.peak_bytes // 2)
     assert not small.resolved and math.isnan(small.win_p)
-    for _, v in move_values(board, rules, "strokes", max_states=1000):
-        assert not v.resolved and math.isnan(v.win_p)
-    (play,) = play_optimal(rules, board, "win", max_states=1000)
-    assert not play.resolved and play.fallback == "greedy" and math.isnan(play.win_p)
-    out = score_moves(rules, board.position(), play.moves)
-    assert out.finished and out.strokes == play.strokes and out.won == play.won
+    v = odds(board, rules, "strokes", max_states=1000)
+    assert not v.resolved and math.isnan(v.win_p) and v.moves == ()
+    (play,) = play_optimal(rules, board, "win-strokes", max_states=1000)
+    assert not play.odds.resolved and play.fallback == "greedy" and math.isnan(play.odds.win_p)
+    out = score_moves(rules, board.position(), play.line.moves)
+    assert out.finished and out.strokes == play.line.strokes and out.won == play.line.won
 
 
 def test_the_policy_table_counts_against_the_memory_budget(monkeypatch):
@@ -381,12 +382,12 @@ def test_the_policy_table_counts_against_the_memory_budget(monkeypatch):
 
     rules = parse_variant("strict")
     board = _mid_game(rules, 2, 8)
-    full = odds(board, rules, "win")
-    assert full.resolved and full.policy_states > 0
+    full = odds(board, rules, "win-strokes")
+    assert full.resolved and full.stats.policy_states > 0
     monkeypatch.setattr(solve, "POLICY_BYTES_PER_STATE", 10**15)  # not one state fits
-    squeezed = odds(board, rules, "win")
+    squeezed = odds(board, rules, "win-strokes")
     assert not squeezed.resolved and math.isnan(squeezed.win_p) and math.isnan(squeezed.expected_strokes)
-    alone = odds(board, rules, "win", win_only=True)
+    alone = odds(board, rules, "win")
     assert alone.resolved and alone.win_p == full.win_p
 
 
@@ -407,20 +408,20 @@ def test_play_out_replays_and_sees_only_what_a_player_sees(variant):
     rng = np.random.default_rng(21)
     for i in range(4):
         board = _mid_game(rules, i, 6)
-        for goal in ("win", "strokes"):
+        for goal in ("win-strokes", "strokes"):
             (play,) = play_optimal(rules, board, goal)
-            assert play.resolved
-            out = score_moves(rules, board.position(), play.moves)
-            assert out.finished and out.won == play.won and out.strokes == play.strokes
+            assert play.odds.resolved
+            out = score_moves(rules, board.position(), play.line.moves)
+            assert out.finished and out.won == play.line.won and out.strokes == play.line.strokes
             value = odds(board, rules, goal)
-            assert play.win_p == value.win_p and play.expected_strokes == value.expected_strokes
+            assert play.odds.win_p == value.win_p and play.odds.expected_strokes == value.expected_strokes
             # shuffle the stock after its first k cards: the decisions up to the k-th draw stay
             for k in (0, 2):
                 rest = list(board.stock[k:])
                 rng.shuffle(rest)
                 other = Board(board.tableau, board.stock[:k] + tuple(rest), board.foundation)
                 (play2,) = play_optimal(rules, other, goal)
-                assert _until_draw(play.moves, k + 1) == _until_draw(play2.moves, k + 1)
+                assert _until_draw(play.line.moves, k + 1) == _until_draw(play2.line.moves, k + 1)
 
 
 def _until_draw(moves: list[int], k: int) -> list[int]:
@@ -441,11 +442,11 @@ def test_play_out_is_exact_in_expectation_on_a_small_position():
     rules = parse_variant("queens-on-kings")
     rng = np.random.default_rng(4)
     board = small_position(rules, 2, rng, cards=9, stock=4)
-    for goal in ("win", "strokes"):
+    for goal in ("win-strokes", "strokes"):
         plays = play_optimal(rules, _all_card_orders(board), goal)
         value = odds(board, rules, goal)
-        assert abs(np.mean([p.won for p in plays]) - value.win_p) < 1e-8
-        assert abs(np.mean([p.strokes for p in plays]) - value.expected_strokes) < 1e-8
+        assert abs(np.mean([p.line.won for p in plays]) - value.win_p) < 1e-8
+        assert abs(np.mean([p.line.strokes for p in plays]) - value.expected_strokes) < 1e-8
 
 
 def _all_card_orders(board: Board) -> list[Board]:
@@ -460,7 +461,7 @@ def _drawn_from_brute(rules, board):
     Returns the set of (heights, sorted kinds drawn) of those draws."""
     from golfstats.reference.expectimax import _canonical, _Expectimax, _start, _turn
 
-    solver = _Expectimax(rules, "win")
+    solver = _Expectimax(rules, "win-strokes")
     start = _start(board)
     seen, out = set(), set()
     todo = [(start, ())]
@@ -502,7 +503,7 @@ def test_drawn_from_states_are_their_definition(variant):
     checked = winnable = 0
     for i in range(16):
         board = small_position(rules, i, rng, cards=int(rng.integers(6, 10)), stock=int(rng.integers(2, 5)))
-        tables, top_id, _ = honest._tables(rules, board, None)
+        tables, top_id = honest._tables(rules, board, None)
         arrays = board_arrays(board, tables)
         kt = kernel_tables(tables)
         m0 = np.zeros(STOCK_KINDS, np.int64)

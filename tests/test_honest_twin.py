@@ -66,7 +66,7 @@ from golfstats.rules import Game, all_rule_sets, parse_variant
 from golfstats.solver import solve
 
 GOLF = [r for r in all_rule_sets() if r.game is Game.GOLF]
-GOALS = ("win", "strokes")
+GOALS = ("win-strokes", "strokes")
 EXACT = 1e-12  # agreement of two implementations (they add in different orders, ~1e-15)
 CI_SEED, SLOW_SEED = 61, 2027
 REPRESENTATIVE = [parse_variant(v) for v in (
@@ -79,6 +79,15 @@ REPRESENTATIVE = [parse_variant(v) for v in (
 def fast():
     """The compiled API under test; an error (not a skip) while it does not exist."""
     return importlib.import_module("golfstats.odds")
+
+
+def _moves(odds) -> list:
+    """``(move, value)`` for every legal move (``Odds.moves``)."""
+    return [(m.move, m) for m in odds.moves]
+
+
+def _play_fast(rules, deals, goal):
+    return importlib.import_module("golfstats.optimal_play").play_optimal(rules, deals, goal)
 
 
 # ---------------------------------------------------------------- positions
@@ -126,7 +135,7 @@ def test_fast_hand_computed(fast, case, goal):
     got = fast.odds(board, rules, goal)
     assert got.resolved
     check_close(got, case.odds[goal], board, rules, goal)
-    values = fast.move_values(board, rules, goal)
+    values = _moves(fast.odds(board, rules, goal))
     assert [m for m, _ in values] == [m for m, _ in case.moves[goal]]
     for (_, value), (_, want) in zip(values, case.moves[goal], strict=True):
         check_close(value, want, board, rules, goal)
@@ -144,7 +153,7 @@ def test_hand_zero_exactly_when_no_order_wins(case):
     """Fact 1 on the hand boards: the cases that say nothing can be won are those no order of
     the stock wins for the clairvoyant solver."""
     rules, board = _hand(case)
-    assert (case.odds["win"][0] > 0) == any(reference_solve(b, rules)[0] for b in orders(board))
+    assert (case.odds["win-strokes"][0] > 0) == any(reference_solve(b, rules)[0] for b in orders(board))
 
 
 # ---------------------------------------------------------------- the twin on its own
@@ -169,14 +178,14 @@ def test_twin_draw_is_the_engines_draw():
 
 def test_choose_follows_the_objectives():
     """``choose`` on made-up values: each criterion of docs/honest-play.md in its turn."""
-    assert choose("win", [(0.5, 2.0, 1), (0.5, 1.0, 5), (0.25, 0.0, 0)]) == [1]  # p, then e
-    assert choose("win", [(0.5, 1.0, 5), (0.5, 1.0 + TOL / 2, 2)]) == [1]  # e ties: c
-    assert choose("win", [(0.0, 1.0, 5), (0.0, 3.0, 2), (0.0, 2.0, 2)]) == [2]  # p = 0: c, e
-    assert choose("win", [(TOL / 2, 1.0, 5), (0.0, 3.0, 2)]) == [1]  # p* <= TOL counts as 0
-    assert choose("win", [(0.0, 2.0, 2), (0.0, 2.0, 2)]) == [0, 1]  # ties: all, in order
+    assert choose("win-strokes", [(0.5, 2.0, 1), (0.5, 1.0, 5), (0.25, 0.0, 0)]) == [1]  # p, then e
+    assert choose("win-strokes", [(0.5, 1.0, 5), (0.5, 1.0 + TOL / 2, 2)]) == [1]  # e ties: c
+    assert choose("win-strokes", [(0.0, 1.0, 5), (0.0, 3.0, 2), (0.0, 2.0, 2)]) == [2]  # p = 0: c, e
+    assert choose("win-strokes", [(TOL / 2, 1.0, 5), (0.0, 3.0, 2)]) == [1]  # p* <= TOL counts as 0
+    assert choose("win-strokes", [(0.0, 2.0, 2), (0.0, 2.0, 2)]) == [0, 1]  # ties: all, in order
     assert choose("strokes", [(0.0, 1.0, 5), (0.5, 1.5, 0), (0.5, 1.0, 6)]) == [2]  # e, p
     assert choose("strokes", [(0.5, 1.0, 6), (0.5, 1.0, 4)]) == [1]  # then c
-    assert choose("win", []) == []
+    assert choose("win-strokes", []) == []
 
 
 @pytest.mark.parametrize("rules", REPRESENTATIVE, ids=lambda r: r.id)
@@ -288,7 +297,7 @@ def test_plan_starts_with_a_best_move(rules):
                                _move_by_move_endpoint(rules, board, goal)):
                 assert there[:2] == pytest.approx(value[:2], abs=EXACT)
                 assert there[2] == value[2] == end.cards_left()
-            if goal == "win" and value[0] <= TOL:
+            if goal == "win-strokes" and value[0] <= TOL:
                 fewest = min(e.cards_left() for e, _ in chain_endpoints(rules, _start(board)))
                 assert value[2] == fewest
 
@@ -298,11 +307,11 @@ def test_win_rule_where_nothing_can_be_won(rules):
     """Under win at p = 0 every position's value plays the fewest cards: for each move, c is
     the fewest cards a chain starting with it leaves (a draw: the cards now), on the
     positions of the CI set whose p is 0."""
-    boards = [b for b in ci_positions(rules) if twin(b, rules, "win")[0] == 0][:10]
+    boards = [b for b in ci_positions(rules) if twin(b, rules, "win-strokes")[0] == 0][:10]
     assert boards
     for board in boards:
         pos = _start(board)
-        for move, (p, _, c) in reference_move_values(board, rules, "win"):
+        for move, (p, _, c) in reference_move_values(board, rules, "win-strokes"):
             assert p == 0
             if move == DRAW:
                 assert c == pos.cards_left()
@@ -326,7 +335,7 @@ def check_move_values(fast, rules, boards) -> None:
     has the fast kernel's value of the position."""
     for board in boards:
         for goal in GOALS:
-            got = fast.move_values(board, rules, goal)
+            got = _moves(fast.odds(board, rules, goal))
             want = reference_move_values(board, rules, goal)
             assert [m for m, _ in got] == [m for m, _ in want]
             for (_, value), (_, ref) in zip(got, want, strict=True):
@@ -378,13 +387,13 @@ def test_information_rule(fast, rules):
     for board in boards:
         for goal in GOALS:
             odds = fast.odds(board, rules, goal)
-            values = [(m, v.win_p, v.expected_strokes) for m, v in fast.move_values(board, rules, goal)]
+            values = [(m, v.win_p, v.expected_strokes) for m, v in _moves(fast.odds(board, rules, goal))]
             for k in range(3):
                 other = shuffled(board, rng)
                 again = fast.odds(other, rules, goal)
                 assert (again.win_p, again.expected_strokes) == (odds.win_p, odds.expected_strokes)
                 assert [(m, v.win_p, v.expected_strokes)
-                        for m, v in fast.move_values(other, rules, goal)] == values
+                        for m, v in _moves(fast.odds(other, rules, goal))] == values
                 if k == 0:
                     assert reference_odds(other, rules, goal) == twin(board, rules, goal)
                     assert (optimal_plan(rules, View.of(other.position()), goal)
@@ -422,7 +431,7 @@ def play_out_positions(rules) -> tuple[Board, ...]:
     policies play differently under some order (where the rules for win show), then the
     others, in order."""
     small = [b for b in ci_positions(rules) if len(b.stock) <= 3]
-    differ = [b for b in small if twin_lines(b, rules, "win") != twin_lines(b, rules, "strokes")]
+    differ = [b for b in small if twin_lines(b, rules, "win-strokes") != twin_lines(b, rules, "strokes")]
     return tuple((differ + [b for b in small if b not in differ])[:6])
 
 
@@ -434,7 +443,7 @@ def check_play_out(fast, rules, boards, goal: str) -> None:
         want = twin(board, rules, goal)
         for dealt, moves in zip(orders(board), twin_lines(board, rules, goal), strict=True):
             where = f"{rules.id} goal={goal}\n{format_board(dealt, rules)}"
-            (play,) = fast.play_optimal(rules, dealt, goal)
+            (play,) = _play_fast(rules, dealt, goal)
             assert tuple(play.line.moves) == moves, where
             out = score_moves(rules, dealt.position(), moves)
             assert (play.line.won, play.line.strokes) == (out.won, out.strokes), where
@@ -448,7 +457,7 @@ def test_fast_play_out_matches_twin(fast, rules, goal):
 
 
 @pytest.mark.parametrize("goal", GOALS)
-@pytest.mark.parametrize("case", [c for c in HAND if c.moves["win"]], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", [c for c in HAND if c.moves["win-strokes"]], ids=lambda c: c.name)
 def test_fast_play_out_hand(fast, case, goal):
     """The hand boards, where the rules for ``win`` differ most, under every stock order."""
     rules, board = _hand(case)
@@ -459,15 +468,15 @@ def test_fast_play_out_hand(fast, case, goal):
 def test_fast_win_only_play_out_matches_twin(fast, rules):
     """``optimal:goal=win``: only the chances of winning are computed and ties of p go to
     the fewest cards left.  Under every distinct order of the stock the compiled play-out
-    makes the twin's moves (``play_optimal(..., by_cards=True)``), its p is the twin's and
+    makes the twin's moves (its ``play_optimal`` under goal win), its p is the twin's and
     it reports no expected strokes; averaged over the orders it wins p of the time."""
     for board in play_out_positions(rules):
-        want = twin(board, rules, "win")
+        want = twin(board, rules, "win-strokes")
         wins = []
         for dealt in orders(board):
             where = f"{rules.id} win only\n{format_board(dealt, rules)}"
-            moves = tuple(play_optimal(rules, dealt.position(), "win", by_cards=True))
-            (play,) = fast.play_optimal(rules, dealt, "win", win_only=True)
+            moves = tuple(play_optimal(rules, dealt.position(), "win"))
+            (play,) = _play_fast(rules, dealt, "win")
             assert tuple(play.line.moves) == moves, where
             assert abs(play.odds.win_p - want[0]) <= 1e-12 and math.isnan(play.odds.expected_strokes)
             wins.append((play.line.won, len(dealt.stock)))

@@ -143,7 +143,8 @@ def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int
     the plumbing is under test here, the values in test_odds and test_honest_twin."""
     share = (index * 7 % 10) / 10
     return {"deal_index": index, "win_p": share * 0.4, "share": share, "resolved": True,
-            "states": 1, "peak_bytes": 1, "seconds": 0.0}
+            "states": 1, "peak_bytes": 1, "seconds": 0.0,
+            "order_strokes": [(index + k) % 7 - 3 for k in range(orders)]}
 
 
 def test_study_end_to_end(tmp_path, monkeypatch):
@@ -254,5 +255,7 @@ def test_optimum_values_a_real_deal():
     row = value_deal("strict", 2026, 3, 10)
     rules = parse_variant("strict")
     board = board_from_cards(rules, seeded_deals(rules, 2026, 3, 1).cards[0])
-    assert row["resolved"] and row["win_p"] == odds(board, rules, "win", win_only=True).win_p == 0.0
+    assert row["resolved"] and row["win_p"] == odds(board, rules, "win").win_p == 0.0
     assert row["share"] == 0.0 and row["deal_index"] == 3
+    # played out on the same 10 orders: none is won, every one ends with cards left
+    assert len(row["order_strokes"]) == 10 and min(row["order_strokes"]) >= 1

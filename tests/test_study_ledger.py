@@ -72,8 +72,10 @@ def test_chunk_tallies_add_up_to_the_whole(rows):
 
 def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
     share = (index * 7 % 10) / 10
+    strokes = [(index + k) % 9 - 4 for k in range(orders)]  # a stand-in's realised strokes
     return {"deal_index": index, "win_p": share * 0.4 + index * 1e-3, "share": share,
-            "resolved": True, "states": 1, "peak_bytes": 1, "seconds": 0.0}
+            "resolved": True, "states": 1, "peak_bytes": 1, "seconds": 0.0,
+            "order_strokes": strokes}
 
 
 class _Stop(BaseException):
@@ -137,7 +139,15 @@ def test_an_interrupted_study_continues_from_its_ledger(tmp_path, monkeypatch):
     a, b = _figures(whole), _figures(cut)
     for name in a:
         assert a[name].equals(b[name]), name
-    assert a["summary"].filter(pl.col("policy") == "optimal")["n"].to_list() == [20]  # whole batches
+    optimal = a["summary"].filter(pl.col("policy") == "optimal")
+    assert optimal["n"].to_list() == [20]  # whole batches
+    # its strokes and par come from the play-outs: 20 deals x the orders, pooled
+    played = np.concatenate([_fake_value("putt-putt", 0, i, config.optimal_orders)["order_strokes"]
+                             for i in range(20)])
+    assert optimal["playouts"].to_list() == [played.size] and optimal["playout_deals"].to_list() == [20]
+    assert optimal["mean_strokes"][0] == pytest.approx(played.mean())
+    assert optimal["playout_win_rate"][0] == pytest.approx((played <= 0).mean())
+    assert a["par"].filter(pl.col("policy") == "optimal").height == 1
 
 
 def test_a_plan_made_with_other_deals_is_refused_and_kept(tmp_path):

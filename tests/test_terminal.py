@@ -4,7 +4,7 @@ rich's live displays only run on a terminal, and the headline command once crash
 while every piped test passed (issue 22).  Each command here must exit 0, print no
 traceback, and show its progress (asserted on what the display drew), on a small case.
 Covered: simulate (and --resume of a run interrupted by Ctrl-C), par -n, report, study
---plan-only, odds on a whole strict deal, course, play and hint.  Also here: a run that
+--plan-only, odds on a whole strict deal, course, play, hint and review.  Also here: a run that
 fails (in a worker, or in the main process before any chunk) is marked failed and the
 same command continues it; ``golfstats --help`` imports no heavy library.
 """
@@ -150,7 +150,7 @@ def test_study_plan_on_a_terminal(tmp_path):
 # ------------------------------------------------------------------ one deal at a time
 
 def test_odds_of_a_whole_strict_deal_shows_its_passes(tmp_path):
-    run = run_on_pty(golfstats("odds", "--pysol", FAST_STRICT_DEAL, "--win-only"))
+    run = run_on_pty(golfstats("odds", "--pysol", FAST_STRICT_DEAL, "--goal", "win"))
     _ok(run)
     result = re.search(rf"pysol:{FAST_STRICT_DEAL} · strict · win \d+\.\d\d% .* (\d+\.\d\d) s\n",
                        run.text)
@@ -186,6 +186,25 @@ def test_hint_on_a_terminal(tmp_path):
     run = run_on_pty(golfstats("hint", str(position)))
     _ok(run)
     assert "why: " in run.text and "this position: win" in run.text, run
+
+
+def test_review_on_a_terminal(tmp_path):
+    """A game as ``play --json`` writes it, reviewed on a terminal, with its chart."""
+    rules = parse_variant("putt-putt")
+    position = tmp_path / "position.txt"
+    position.write_text(format_board(mid_game_positions(rules, 1, 11, max_stock=8, max_cards=20)[0],
+                                     rules))
+    played = run_on_pty(golfstats("play", str(position), "--variant", "putt-putt", "--policy",
+                                  "random", "--json"))
+    _ok(played)
+    record = json.loads(played.text[played.text.index("{"):played.text.rindex("}") + 1])
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(record))
+    run = run_on_pty(golfstats("review", str(game), "--chart", str(tmp_path / "chance.png")))
+    _ok(run)
+    assert "review · putt-putt" in run.text and "given away" in run.text, run
+    assert len(re.findall(r"^\s+\d+ (play|draw) ", run.text, re.M)) == len(record["moves"]), run
+    assert (tmp_path / "chance.png").stat().st_size > 0
 
 
 def test_a_long_computation_shows_what_it_does_and_a_ticking_clock():

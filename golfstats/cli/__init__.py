@@ -1,8 +1,9 @@
 """The ``golfstats`` command line: a thin Typer app (``cli.app``).
 
 Every command is registered here, explicitly; each lives in the module of its family
-(``catalog``: variants, policies, deal; ``solving``: solve, odds, hint, play; ``simulate``;
-``reports``: report, par, compare, course; ``study``) and only parses, calls the
+(``catalog``: variants, policies, deal; ``solving``: solve, odds, hint, play; ``reviewing``:
+review; ``simulate``; ``reports``: report, par, compare, course; ``study``) and only
+parses, calls the
 library and prints.  Options shared by several commands (the rule set, the board
 source) are declared once in ``cli.options``.  Heavy imports (numba, polars,
 matplotlib) happen inside the commands, so ``golfstats --help`` is instant.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import typer
 
-from golfstats.cli import catalog, reports, simulate, solving, study
+from golfstats.cli import catalog, reports, reviewing, simulate, solving, study
 from golfstats.cli.app import app
 from golfstats.cli.options import Command
 from golfstats.cli.output import MOVES_NOTATION
@@ -38,6 +39,7 @@ _register("solve", solving.solve_command, MOVES_NOTATION)
 _register("odds", solving.odds_command)
 _register("hint", solving.hint_command, MOVES_NOTATION)
 _register("play", solving.play_command, MOVES_NOTATION)
+_register("review", reviewing.review_command)
 _register("simulate", simulate.simulate)
 _register("report", reports.report)
 _register("par", reports.par)

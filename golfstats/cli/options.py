@@ -76,13 +76,16 @@ DeadQueenOpt = Annotated[bool | None, typer.Option(
     "--dead-queen/--live-queen",
     help="House rule of queens-on-kings: a Queen played on a King accepts nothing.")]
 GoalOpt = Annotated[Goal, typer.Option(
-    "--goal", help="strokes: best stroke score (most stock left if winnable, else fewest "
-                   "cards left); win: only decide winnability (faster).")]
+    "--goal", help="The clairvoyant solver's goal.  strokes: best stroke score (most stock "
+                   "left if winnable, else fewest cards left); win: only decide winnability "
+                   "(faster); win-strokes: for a solver that knows the order, the same as "
+                   "strokes (a won line always scores fewer strokes than a lost one).")]
 MaxMemoryOpt = Annotated[float, typer.Option(
     "--max-memory", min=0.01, metavar="GB",
     help="Memory budget of one deal's honest value (perfect play without peeking), in GB: "
-         "goal win checks the bit rows of its first passes after each, sizes its long pass "
-         "before it starts and pays the expected strokes' table as it grows; goal strokes "
+         "goals win and win-strokes check the bit rows of their first passes after each, size "
+         "their long pass before it starts and (win-strokes) pay the expected strokes' table "
+         "as it grows; goal strokes "
          "sizes its state list.  A deal over it is reported unresolved, never approximated.")]
 
 

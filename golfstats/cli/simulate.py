@@ -51,7 +51,8 @@ def simulate(
         f"Default: {', '.join(DEFAULT_POLICIES)}, or the resumed run's.")] = None,
     goal: Annotated[Goal | None, typer.Option(
         "--goal", help="The clairvoyant solver's goal (policy exact): strokes, the best stroke "
-                       "score (default); win, only winnability (faster).  Refused when no "
+                       "score (default); win, only winnability (faster); win-strokes, for a "
+                       "solver that knows the order the same as strokes.  Refused when no "
                        "policy is exact: the honest optimum's goal is its own parameter, "
                        "e.g. optimal with goal=strokes.")] = None,
     workers: Annotated[int | None, typer.Option(

@@ -117,49 +117,46 @@ def solve_command(
 
 
 HonestGoalOpt = Annotated[Goal, typer.Option(
-    "--goal", help="win: the largest win probability (ties: fewer expected strokes; where "
-                   "nothing can be won, the chain leaving the fewest cards); strokes: the "
-                   "fewest expected strokes.  See docs/honest-play.md.")]
+    "--goal", help="win: the largest win probability alone (fast; no expected strokes); "
+                   "win-strokes: the largest win probability, ties by fewer expected strokes "
+                   "(where nothing can be won, the chain leaving the fewest cards); strokes: "
+                   "the fewest expected strokes.  See docs/honest-play.md.")]
 
 
 MaxStatesOpt = Annotated[int | None, typer.Option(
     "--max-states", min=1, help="State budget per board: the states the computation values "
-                                "(goal win: known before its long pass starts).  A board that "
+                                "(goals win: known before its long pass starts).  A board that "
                                 "needs more is reported unresolved, never approximated.  "
                                 "Default: no limit but --max-memory.")]
+
 
 @rule_options()
 @board_source(many=True)
 def odds_command(
     rules: Rules,
     boards: BoardSource,
-    goal: HonestGoalOpt = Goal.WIN,
-    win_only: Annotated[bool, typer.Option(
-        "--win-only", help="Goal win: the chance of winning alone, without the expected "
-                           "strokes (null in JSON): much faster and in less memory, since the "
-                           "strokes need every chance kept and the policy's own values.")] = False,
+    goal: HonestGoalOpt = Goal.WIN_STROKES,
     max_states: MaxStatesOpt = None,
     max_memory: MaxMemoryOpt = 4.0,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
-                       "expected_strokes, resolved, clairvoyant_won, clairvoyant_strokes, "
-                       "states, seconds.")] = False,
+                       "expected_strokes (null under --goal win), resolved, states, peak_bytes, "
+                       "seconds, clairvoyant_won, clairvoyant_strokes.")] = False,
 ) -> None:
     """The exact odds of a deal for a player who cannot see the stock.
 
     Per board: the win probability (win_p) and the expected strokes of perfect play
     without peeking, over every order of the stock (the order in the board's Talon line
     is ignored), and beside them the clairvoyant verdict (the exact solver, which knows
-    the order).  Black Hole and All in a Row hide nothing: their odds are the exact
-    solver's verdict.  A computation of more than a second or two shows its passes on
-    the terminal (stderr).
+    the order).  --goal win computes the chance of winning alone: much faster and in less
+    memory.  Black Hole and All in a Row hide nothing: their odds are the exact solver's
+    verdict.  A computation of more than a second or two shows its passes on the terminal
+    (stderr).
     """
     from golfstats.cli.progress import HonestProgress
     from golfstats.odds import odds
     from golfstats.solver import solve
 
-    if win_only and goal is not Goal.WIN:
-        fail("--win-only is the chance of winning: it goes with --goal win")
     con = console()
     failed = unresolved = 0
     for item in sources(rules, boards, many=True):
@@ -169,40 +166,31 @@ def odds_command(
             continue
         seer = solve(item.board, rules)
         try:
-            value = None
-            if rules.layout.has_stock:
-                with HonestProgress(item.label) as progress:
-                    value = odds(item.board, rules, goal.value, max_states, win_only=win_only,
-                                 max_bytes=int(max_memory * 1e9), progress=progress)
+            with HonestProgress(item.label) as progress:
+                value = odds(item.board, rules, goal, max_states=max_states,
+                             max_bytes=int(max_memory * 1e9), progress=progress)
         except (RuntimeError, ValueError) as exc:
             report(f"internal error: {item.label}: {exc}")
             failed += 1
             continue
-        if value is None:  # nothing hidden: the honest optimum is the exact solver
-            record = {"win_p": float(seer.won), "expected_strokes": float(seer.strokes),
-                      "resolved": seer.resolved, "states": seer.states, "seconds": seer.seconds}
-        else:
-            record = {"win_p": value.win_p, "expected_strokes": value.expected_strokes,
-                      "resolved": value.resolved, "states": value.states,
-                      "seconds": round(value.seconds, 6)}
-        unresolved += not record["resolved"]
-        record = {"board": item.label, "variant": rules.id, "goal": goal.value, **record,
-                  "clairvoyant_won": seer.won, "clairvoyant_strokes": seer.strokes}
+        unresolved += not value.resolved
         if json_out:
-            typer.echo(json.dumps({k: (None if isinstance(v, float) and math.isnan(v) else v)
-                                   for k, v in record.items()}))
+            typer.echo(json.dumps({"board": item.label, "variant": rules.id, **value.to_record(),
+                                   "clairvoyant_won": seer.won,
+                                   "clairvoyant_strokes": seer.strokes}))
             continue
         seen = f"clairvoyant: {outcome(seer.won, seer.strokes, seer.stock_left, rules.layout.has_stock)}"
-        if record["resolved"]:
-            honest = f"win {100 * record['win_p']:.2f}%"
-            if not math.isnan(record["expected_strokes"]):
-                honest += f", expected strokes {record['expected_strokes']:.3f}"
+        st = value.stats
+        if value.resolved:
+            honest = f"win {100 * value.win_p:.2f}%"
+            if not math.isnan(value.expected_strokes):
+                honest += f", expected strokes {value.expected_strokes:.3f}"
         else:
-            need = f"{value.peak_bytes / 1e9:.2f} GB, " if value is not None else ""
-            honest = (f"unresolved: needs {need}{record['states']:,} states (budget "
+            need = f"{st.peak_bytes / 1e9:.2f} GB, " if st.peak_bytes else ""
+            honest = (f"unresolved: needs {need}{st.states:,} states (budget "
                       f"{max_memory:g} GB" + (f", {max_states:,} states)" if max_states else ")"))
-        con.print(f"{item.label} · {rules.id} · {honest} · {seen} · {record['states']:,} states · "
-                  f"{record['seconds']:.2f} s", markup=False)
+        con.print(f"{item.label} · {rules.id} · {honest} · {seen} · {st.states:,} states · "
+                  f"{st.seconds:.2f} s", markup=False)
     if failed or unresolved:
         raise typer.Exit(1)
 
@@ -212,7 +200,7 @@ def odds_command(
 def hint_command(
     rules: Rules,
     boards: BoardSource,
-    goal: HonestGoalOpt = Goal.WIN,
+    goal: HonestGoalOpt = Goal.WIN_STROKES,
     peek: Annotated[bool, typer.Option(
         "--peek", help="The clairvoyant hint instead: the exact solver's next move, knowing "
                        "the stock order the board gives.")] = False,
@@ -244,32 +232,37 @@ def hint_command(
 
     try:
         with HonestProgress(item.label) as progress:
-            result = honest_hint(item.board, rules, goal.value, progress=progress)
+            result = honest_hint(item.board, rules, goal, progress=progress)
     except (RuntimeError, ValueError) as exc:
         report(f"internal error: {item.label}: {exc}")
         raise typer.Exit(1) from None
     moves = [{"move": _honest_move_json(v), "win_p": v.win_p,
-              "expected_strokes": v.expected_strokes} for v in result.moves]
+              "expected_strokes": None if math.isnan(v.expected_strokes) else v.expected_strokes}
+             for v in result.moves]
     if json_out:
         typer.echo(json.dumps({"board": item.label, "variant": rules.id, **result.to_record(),
                                "moves": moves}))
-        raise typer.Exit(0 if result.resolved else 1)
+        raise typer.Exit(0 if result.odds.resolved else 1)
     con = console()
     card_style = style(con)
     con.print(f"[bold]{item.label}[/] · {rules.id} · honest, goal {goal.value}")
     if result.over:
         con.print(result.explanation, markup=False)
-        raise typer.Exit(0 if result.resolved else 1)
+        raise typer.Exit(0 if result.odds.resolved else 1)
     for k, v in enumerate(result.moves):
         what = Text("draw") if v.card is None else describe_move(v.card, v.move + 1, card_style)
         what.pad_right(max(0, 24 - len(what.plain)))
-        what.append(f"  win {100 * v.win_p:5.1f}%   expected strokes {v.expected_strokes:6.2f}")
+        what.append(f"  win {100 * v.win_p:5.1f}%" + ("" if math.isnan(v.expected_strokes) else
+                                                      f"   expected strokes {v.expected_strokes:6.2f}"))
         if k == 0:
             what.stylize("bold")
         con.print(what)
     con.print("why: " + result.explanation, markup=False)
-    con.print(f"this position: win {100 * result.win_p:.1f}%, expected strokes "
-              f"{result.expected_strokes:.2f} ({result.states:,} states)", markup=False)
+    here = result.odds
+    strokes = "" if math.isnan(here.expected_strokes) else \
+        f", expected strokes {here.expected_strokes:.2f}"
+    con.print(f"this position: win {100 * here.win_p:.1f}%{strokes} ({here.stats.states:,} states)",
+              markup=False)
 
 
 def _honest_move_json(value) -> dict:
@@ -326,9 +319,9 @@ def play_command(
     key: KeyOpt = None,
     goal: GoalOpt = Goal.STROKES,
     json_out: Annotated[bool, typer.Option(
-        "--json", help="One JSON object: board, variant, policy, key, won, strokes, stock_left, "
-                       "points, draws, longest_chain, n_moves, states, seconds, resolved, "
-                       "moves.")] = False,
+        "--json", help="One JSON object: board, board_text, variant, policy, key, won, strokes, "
+                       "stock_left, points, draws, longest_chain, n_moves, states, seconds, "
+                       "resolved, moves (a game `golfstats review` reads).")] = False,
 ) -> None:
     """Watch a policy play one deal, move by move, with the running strokes and points.
 
@@ -357,7 +350,10 @@ def play_command(
     if steps is None:
         raise typer.Exit(1)
     if json_out:
-        record = {"board": item.label, "variant": rules.id, "policy": chosen.spec, "key": used_key,
+        from golfstats.board import format_board
+
+        record = {"board": item.label, "board_text": format_board(item.board, rules),
+                  "variant": rules.id, "policy": chosen.spec, "key": used_key,
                   **line.to_record(), "moves": [move_json(s) for s in steps]}
         typer.echo(json.dumps(record))
         return

@@ -9,6 +9,7 @@ optimal on strict, goal win).
 
 from __future__ import annotations
 
+from golfstats.goals import Goal
 from golfstats.kernels.constants import GREEDY, LOOKAHEAD, RANDOM, SAMPLING
 from golfstats.policies.spec import Param, PolicyInfo, register
 from golfstats.policies.strategies import ClairvoyantSolver, CompiledPlayer, HonestOptimum
@@ -35,11 +36,11 @@ register(PolicyInfo(
     "optimal", "perfect play without peeking: the exact optimum for a player who sees "
     "everything but the stock order (docs/honest-play.md); rows carry the deal's exact win_p "
     "and, but for goal win, its expected_strokes", HonestOptimum(),
-    params=(Param("goal", "win", "win: the largest win probability, ties to the fewest cards "
-                  "left (the chance of winning alone: fast); win-strokes: the largest win "
-                  "probability, ties to the fewest expected strokes (slow: it needs every "
-                  "chance kept); strokes: the fewest expected strokes",
-                  choices=("win", "win-strokes", "strokes")),),
+    params=(Param("goal", Goal.WIN.value, "win: the largest win probability, ties to the "
+                  "fewest cards left (the chance of winning alone: fast); win-strokes: the "
+                  "largest win probability, ties to the fewest expected strokes (slow: it "
+                  "needs every chance kept); strokes: the fewest expected strokes "
+                  "(golfstats.goals.Goal)", choices=tuple(g.value for g in Goal)),),
     chunk_size=2, colour="#17becf", marker="P",
     values=("win_p", "expected_strokes"), seconds_per_deal=30.0, compile_seconds=(32, 33)))
 register(PolicyInfo(

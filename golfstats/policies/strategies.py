@@ -197,17 +197,11 @@ def lines_to_columns(lines: list[Line], record_moves: bool = False, **values) ->
     return result
 
 
-#: The ``optimal`` policy's goals: the honest kernel's goal and whether only the chance of
-#: winning is computed (ties of p then go to the fewest cards left, and the rows carry no
-#: expected strokes).
-OPTIMAL_GOALS = {"win": ("win", True), "win-strokes": ("win", False), "strokes": ("strokes", False)}
-
-
 class HonestOptimum(Strategy):
     """Perfect play without peeking (``golfstats.odds``, docs/honest-play.md): the exact
     optimum for a player who sees everything but the stock order, for the policy's goal
-    parameter (``OPTIMAL_GOALS``).  Each deal's row carries its exact ``win_p`` and, unless
-    the goal is the chance of winning alone, ``expected_strokes`` (of the position at the
+    parameter (a ``goals.Goal``).  Each deal's row carries its exact ``win_p`` and, unless
+    the goal is ``win`` (the chance of winning alone), ``expected_strokes`` (of the position at the
     start; they do not depend on the order the stock then comes in).
     In a game without a stock nothing is hidden: it is the exact solver, whose verdict is
     then the win probability.  An unresolved deal (a state budget hit) is played by the
@@ -220,13 +214,14 @@ class HonestOptimum(Strategy):
             lines = [solve(board, rules) for board in boards]
             return (lines, [float(ln.won) if ln.resolved else None for ln in lines],
                     [float(ln.strokes) if ln.resolved else None for ln in lines])
-        from golfstats.odds import play_optimal
+        from golfstats.goals import Goal
+        from golfstats.optimal_play import play_optimal
 
-        goal, win_only = OPTIMAL_GOALS[str(policy.param("goal"))]
-        plays = play_optimal(rules, boards, goal, win_only=win_only)
+        goal = Goal(policy.param("goal"))
+        plays = play_optimal(rules, boards, goal)
         return ([p.line for p in plays],
                 [p.odds.win_p if p.odds.resolved else None for p in plays],
-                [p.odds.expected_strokes if p.odds.resolved and not win_only else None
+                [p.odds.expected_strokes if p.odds.resolved and goal.wants_strokes else None
                  for p in plays])
 
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
@@ -252,14 +247,17 @@ class HonestOptimum(Strategy):
             from golfstats.kernels.solve import solver_for
 
             return solver_for(True), deal_from_uniforms
+        from golfstats.goals import Goal
         from golfstats.kernels.honest import play, reach, winp, wins
         from golfstats.kernels.honest.solve import policy_values, solve_strokes
 
-        goal, win_only = OPTIMAL_GOALS[str(policy.param("goal"))]
-        if goal == "strokes":
+        goal = Goal(policy.param("goal"))
+        if goal is Goal.STROKES:
             return solve_strokes, play.play_strokes, deal_from_uniforms
         passes = (wins.win_sets, reach.reach_sets, winp.layer_step, deal_from_uniforms)
-        return passes + ((play.play_winp,) if win_only else (policy_values, play.play_win))
+        if goal is Goal.WIN:
+            return passes + (play.play_winp,)
+        return passes + (policy_values, play.play_win)
 
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """The first chain of the line it plays, and the draw after it: decided from the

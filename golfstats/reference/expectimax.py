@@ -16,8 +16,9 @@ at the end of the chain the move plays (a draw's c is the cards now; a play's c 
 the position after it, that is of the move chosen there).  ``best`` is the objective's
 order (``_choose``; two numbers tie within ``TOL`` = 1e-9):
 
-* ``win``: let p* be the best p.  If p* > TOL, the moves with p >= p* - TOL compete on the
-  smallest e, then the smallest c.  Otherwise (nothing can be won any more) every move
+* ``win-strokes`` (and ``win``, which asks for p alone: the same p): let p* be the best
+  p.  If p* > TOL, the moves with p >= p* - TOL compete on the smallest e, then the
+  smallest c.  Otherwise (nothing can be won any more) every move
   competes on the smallest c, then the smallest e: the policy plays the chain leaving the
   fewest cards, and e is the exact expected strokes *of this policy*, not the strokes
   optimum.
@@ -86,8 +87,8 @@ def choose(goal: Goal | str, values: Sequence[Scored]) -> list[int]:
     """The indices of the best of ``values`` under ``goal`` (docs/honest-play.md "Objectives"),
     in their order: what is left after every criterion (numbers within ``TOL`` tie).
 
-    ``win``, best p > TOL: p >= p* - TOL, then the smallest e, then the smallest c;
-    ``win``, best p <= TOL: the smallest c, then the smallest e;
+    ``win-strokes`` (and ``win``, whose p is the same), best p > TOL: p >= p* - TOL, then
+    the smallest e, then the smallest c; best p <= TOL: the smallest c, then the smallest e;
     ``strokes``: the smallest e, then the largest p, then the smallest c.
     The same order serves moves (c: the cards at the end of the chain the move plays) and
     chain endpoints (c: the cards left at the endpoint).
@@ -95,7 +96,7 @@ def choose(goal: Goal | str, values: Sequence[Scored]) -> list[int]:
     idx = list(range(len(values)))
     if not idx:
         return idx
-    if Goal(goal) is Goal.WIN:
+    if Goal(goal) is not Goal.STROKES:
         top = max(values[i][0] for i in idx)
         if top > TOL:
             idx = [i for i in idx if values[i][0] >= top - TOL]
@@ -178,13 +179,13 @@ def _start(board) -> Position:
                     pos.top_card)
 
 
-def reference_value(board, rules: Rules, goal: Goal | str = "win") -> Scored:
+def reference_value(board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES) -> Scored:
     """``(win_p, expected_strokes, c)`` of ``board`` under honest optimal play for ``goal``;
     c is the cards left at the end of the chain the policy plays now (0 when it clears)."""
     return _Expectimax(rules, goal).value(_start(board))
 
 
-def reference_odds(board, rules: Rules, goal: Goal | str = "win") -> Value:
+def reference_odds(board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES) -> Value:
     """``(win_p, expected_strokes)`` of ``board`` under honest optimal play for ``goal``.
 
     Depends on the talon only through the multiset of its kinds.
@@ -192,7 +193,8 @@ def reference_odds(board, rules: Rules, goal: Goal | str = "win") -> Value:
     return reference_value(board, rules, goal)[:2]
 
 
-def reference_move_values(board, rules: Rules, goal: Goal | str = "win") -> list[tuple[int, Scored]]:
+def reference_move_values(board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES
+                          ) -> list[tuple[int, Scored]]:
     """``(move, (win_p, expected_strokes, c))`` for every legal move now, in
     ``engine.legal_moves`` order (plays in column order, then -1 = draw); c is the cards
     left at the end of the chain the move plays (a draw: the cards now).  The best moves
@@ -224,7 +226,7 @@ def choose_by_cards(values: Sequence[Scored]) -> list[int]:
     return _keep_min(values, idx, 2, 0)
 
 
-def _plan(solver: _Expectimax, view: View, by_cards: bool = False) -> list[int]:
+def _plan(solver: _Expectimax, view: View) -> list[int]:
     rules = solver.rules
     pos = Position(view.tableau, _canonical(view.unseen), view.top)
     ends = chain_endpoints(rules, pos)
@@ -233,36 +235,34 @@ def _plan(solver: _Expectimax, view: View, by_cards: bool = False) -> list[int]:
     if not ends:
         return []
     values = [_endpoint_value(solver, end) for end, _ in ends]
-    pick = choose_by_cards(values) if by_cards else choose(solver.goal, values)
+    pick = choose_by_cards(values) if solver.goal is Goal.WIN else choose(solver.goal, values)
     best_end, best_line = ends[pick[0]]
     return best_line + ([DRAW] if best_end.stock and best_end.cards_left() else [])
 
 
-def optimal_plan(rules: Rules, view: View, goal: Goal | str = "win", by_cards: bool = False
-                 ) -> list[int]:
+def optimal_plan(rules: Rules, view: View, goal: Goal | str = Goal.WIN) -> list[int]:
     """What the ``optimal`` policy does now: the chain of plays to the best chain endpoint,
     then a draw if stock and tableau cards remain.
 
-    Best with the endpoint's cards as c, then the first found breadth-first: with
-    ``by_cards`` (goal win, the chance of winning alone: ``optimal:goal=win``) p within
-    TOL of p*, then the fewest cards (``choose_by_cards``); else by ``choose``: under
-    ``win`` (``optimal:goal=win-strokes``) at p* <= TOL the fewest cards, then the
+    Best with the endpoint's cards as c, then the first found breadth-first: under
+    ``win`` (the chance of winning alone) p within TOL of p*, then the fewest cards
+    (``choose_by_cards``); else by ``choose``: under ``win-strokes`` at p* <= TOL the
+    fewest cards, then the
     smallest e, at p* > TOL p within TOL of p*, then the smallest e, then the fewest
     cards; under ``strokes`` the smallest e, then the largest p, then the fewest cards.
     """
     if view.n_left != sum(view.unseen.values()):
         raise ValueError("the view's unseen kinds must number n_left")
-    return _plan(_Expectimax(rules, goal), view, by_cards)
+    return _plan(_Expectimax(rules, goal), view)
 
 
-def play_optimal(rules: Rules, start: Position, goal: Goal | str = "win", by_cards: bool = False
-                 ) -> list[int]:
+def play_optimal(rules: Rules, start: Position, goal: Goal | str = Goal.WIN) -> list[int]:
     """Play ``start`` to the end of the hand with ``optimal_plan``, turning the actual stock
     in its order; the moves made (the twin of the compiled play-out)."""
     solver = _Expectimax(rules, goal)  # every position of the hand shares its memo
     pos, moves = start, []
     while legal_moves(rules, pos):
-        chosen = _plan(solver, View.of(pos), by_cards)  # the view forgets the stock order
+        chosen = _plan(solver, View.of(pos))  # the view forgets the stock order
         if not chosen:
             break
         for move in chosen:

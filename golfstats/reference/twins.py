@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from golfstats.engine import DRAW, Line, Position, score_moves
-from golfstats.policies.strategies import OPTIMAL_GOALS
 from golfstats.reference import expectimax
 from golfstats.reference.policies import greedy, lookahead, play_out, random_move
 from golfstats.reference.sampling import sampling
@@ -90,10 +89,7 @@ def optimal_twin(rules: Rules, start: Position, policy, key: int = 0) -> TwinLin
     nothing is hidden and the optimum is the reference solver's."""
     if not rules.layout.has_stock:
         return exact_twin(rules, start, policy, key)
-    # the policy's goal parameter read as the policy reads it: the goal, and whether ties
-    # of p go to the fewest cards (the chance of winning alone) rather than to e
-    goal, by_cards = OPTIMAL_GOALS[str(policy.param("goal"))]
-    line = score_moves(rules, start, expectimax.play_optimal(rules, start, goal, by_cards))
+    line = score_moves(rules, start, expectimax.play_optimal(rules, start, policy.param("goal")))
     return _twin_line(line)
 
 

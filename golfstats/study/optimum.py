@@ -5,7 +5,11 @@ Deals 0, 1, 2, ... of the study's seed (the first deals of every run of the stud
 valued one by one: the chance of winning ``win_p`` exactly (``golfstats.odds``, goal win,
 p alone) and the deal's clairvoyant share, the fraction of ``orders`` random orders of its
 stock (the same tableau and top; orders drawn from a generator seeded by (seed, deal))
-that the exact solver wins.  A random order of a random deal's stock is a random deal, so
+that the exact solver wins.  The same table of values then plays the honest optimum out
+on the same orders (the player never sees the order, so one table serves them all):
+``order_strokes``, its realised strokes on each, from which the study takes the honest
+optimum's stroke distribution and par (pooled over deals and orders: a random order of a
+random deal's stock is a random deal).  A random order of a random deal's stock is a random deal, so
 the share's population mean is the rule set's clairvoyant win rate, which the study's main
 run measures to +/-0.1%: the regression estimator (``stats.regression_mean``) uses it.
 
@@ -40,7 +44,7 @@ from golfstats.study.ledger import SITTING, read_json, write_json
 ESTIMATOR = "regression on the clairvoyant share"
 ROW_SCHEMA = {"deal_index": pl.Int64, "win_p": pl.Float64, "share": pl.Float64,
               "resolved": pl.Boolean, "states": pl.Int64, "peak_bytes": pl.Int64,
-              "seconds": pl.Float64}
+              "seconds": pl.Float64, "order_strokes": pl.List(pl.Int64)}
 
 
 @dataclass(frozen=True)
@@ -108,29 +112,56 @@ def valued_count(ledger: Path, variant: str, seed: int, orders: int) -> int:
     return len(list(_folder(ledger, variant, seed, orders).glob("deal-*.json")))
 
 
+def stock_orders(board, seed: int, index: int, orders: int) -> list[tuple]:
+    """The ``orders`` random orders of ``board``'s stock that deal ``index`` is valued on
+    (a generator seeded by (seed, deal, orders))."""
+    rng = np.random.default_rng([seed, index, orders])
+    out = []
+    for _ in range(orders):
+        stock = list(board.stock)
+        rng.shuffle(stock)
+        out.append(tuple(stock))
+    return out
+
+
 def value_deal(variant: str, seed: int, index: int, orders: int,
                max_bytes: int = 8_000_000_000) -> dict:
-    """One deal's row: its exact chance of winning (p alone) and its clairvoyant share."""
+    """One deal's row: its exact chance of winning (p alone), its clairvoyant share and the
+    honest optimum's realised strokes on the same orders (none when unresolved)."""
     from golfstats.board import Board
     from golfstats.deals import board_from_cards, seeded_deals
-    from golfstats.odds import odds
+    from golfstats.goals import Goal
     from golfstats.rules import parse_variant
     from golfstats.solver import solve
 
     rules = parse_variant(variant)
     board = board_from_cards(rules, seeded_deals(rules, seed, index, 1).cards[0])
     started = time.perf_counter()
-    rng = np.random.default_rng([seed, index, orders])
-    won = 0
-    for _ in range(orders):
-        stock = list(board.stock)
-        rng.shuffle(stock)
-        won += solve(Board(board.tableau, tuple(stock), board.foundation), rules, "win").won
-    share = won / orders
-    value = odds(board, rules, "win", win_only=True, max_bytes=max_bytes)  # Fact 1: fast when 0
-    return {"deal_index": index, "win_p": value.win_p, "share": share, "resolved": value.resolved,
-            "states": value.states, "peak_bytes": value.peak_bytes,
-            "seconds": time.perf_counter() - started}
+    stocks = stock_orders(board, seed, index, orders)
+    won = sum(solve(Board(board.tableau, stock, board.foundation), rules, Goal.WIN).won for stock in stocks)
+    value, strokes = honest_playouts(board, rules, stocks, max_bytes)
+    return {"deal_index": index, "win_p": value.win_p, "share": won / orders,
+            "resolved": value.resolved, "states": value.stats.states,
+            "peak_bytes": value.stats.peak_bytes,
+            "seconds": time.perf_counter() - started, "order_strokes": strokes}
+
+
+def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
+    """The honest optimum's value of ``board`` (goal win, p alone) and its realised strokes
+    on each stock order of ``stocks``, played from the one table (``[]`` when the table
+    did not fit ``max_bytes``)."""
+    from golfstats.goals import Goal
+    from golfstats.optimal_play import play_orders
+
+    play = play_orders(board, rules, stocks, Goal.WIN, max_bytes=max_bytes)
+    return play.odds, [int(s) for s in play.strokes] if play.odds.resolved else []
+
+
+def playout_strokes(rows: pl.DataFrame) -> np.ndarray:
+    """Every realised stroke count of the honest optimum in ``rows`` (deals x orders)."""
+    kept = rows["order_strokes"].drop_nulls()
+    return np.concatenate([np.asarray(s, dtype=np.int64) for s in kept.to_list()] or
+                          [np.zeros(0, dtype=np.int64)])
 
 
 def _write_row(folder: Path, row: dict) -> None:

@@ -3,6 +3,7 @@ rows, and the ladder of players per plain king rule."""
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
 from golfstats.runs import SUMMARY_SCHEMA
@@ -15,23 +16,46 @@ LADDER = ("random", "greedy", "lookahead", "sampling", OPTIMAL, CLAIRVOYANT)
 BETWEEN = ("greedy", "lookahead", "sampling", OPTIMAL)
 #: Columns the study's summary adds for the estimated rows of ``optimal``.
 EXTRA = {"estimator": pl.String, "plain_win_p": pl.Float64, "plain_ci_low": pl.Float64,
-         "plain_ci_high": pl.Float64, "unresolved": pl.Int64}
+         "plain_ci_high": pl.Float64, "unresolved": pl.Int64, "playout_deals": pl.Int64,
+         "playouts": pl.Int64, "playout_win_rate": pl.Float64}
 
 
 def summary_rows(results) -> pl.DataFrame:
     """A summary row per rule set for ``optimal`` (goal win): n deals valued, the
     estimated mean chance of winning as ``win_rate`` and ``mean_win_p`` with its interval,
-    the estimator, and the plain mean beside it.  Strokes are not computed (p alone)."""
+    the estimator, and the plain mean beside it; the strokes columns (mean, median, spread,
+    histogram) from its play-outs on the valued deals' stock orders, with how many deals
+    and play-outs they rest on and the share of play-outs won (an unbiased estimate of the
+    same mean chance, a check on the estimator)."""
+    from golfstats.study.optimum import playout_strokes
+
     rows = []
     for r in results:
         est, plain = r.regression, r.plain
+        strokes = playout_strokes(r.rows)
         rows.append({"variant": r.variant, "policy": OPTIMAL, "n": est.n, "truncated": 0,
                      "win_rate": est.mean, "ci_low": est.low, "ci_high": est.high,
                      "n_win_p": est.n, "mean_win_p": est.mean, "win_p_ci_low": est.low,
                      "win_p_ci_high": est.high, "estimator": est.estimator,
                      "plain_win_p": plain.mean, "plain_ci_low": plain.low,
-                     "plain_ci_high": plain.high, "unresolved": r.unresolved})
+                     "plain_ci_high": plain.high, "unresolved": r.unresolved,
+                     **_stroke_figures(strokes),
+                     "playout_deals": int(r.rows["order_strokes"].list.len().gt(0).sum()),
+                     "playouts": strokes.size,
+                     "playout_win_rate": float((strokes <= 0).mean()) if strokes.size else None})
     return pl.DataFrame(rows, schema={**SUMMARY_SCHEMA, **EXTRA})
+
+
+def _stroke_figures(strokes: np.ndarray) -> dict:
+    """The summary's strokes columns of a sample of realised strokes (empty: none)."""
+    if not strokes.size:
+        return {"stroke_hist": []}
+    values, counts = np.unique(strokes, return_counts=True)
+    return {"mean_strokes": float(strokes.mean()), "median_strokes": float(np.median(strokes)),
+            "std_strokes": float(strokes.std(ddof=1)) if strokes.size > 1 else None,
+            "min_strokes": int(values[0]), "max_strokes": int(values[-1]),
+            "stroke_hist": [{"strokes": int(v), "count": int(c)} for v, c in zip(values, counts,
+                                                                              strict=True)]}
 
 
 def with_optimum(summary: pl.DataFrame, results) -> pl.DataFrame:

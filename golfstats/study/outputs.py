@@ -66,7 +66,13 @@ def write_outputs(config, result, started: float) -> list[Path]:
         if row.height:
             plan.achieved_half_width = float((row["ci_high"][0] - row["ci_low"][0]) / 2)
 
-    pars = [par_from_hist(r["variant"], r["policy"], r["stroke_hist"]) for r in summary.iter_rows(named=True)]
+    # par of every player with a stroke distribution: the runs' players, and the honest
+    # optimum from its play-outs (when it has any)
+    with_strokes = pl.concat([summary.select("variant", "policy", "stroke_hist"),
+                              full.filter(pl.col("estimator").is_not_null())
+                              .select("variant", "policy", "stroke_hist")])
+    pars = [par_from_hist(r["variant"], r["policy"], r["stroke_hist"])
+            for r in with_strokes.iter_rows(named=True) if r["stroke_hist"]]
     par_df = par_table(pars)
     cmp_df = comparison_table(comparisons_of(result.tallies))
 

@@ -77,9 +77,8 @@ def par_markdown(par_df: pl.DataFrame) -> str:
     return markdown(df, fmt, headers)
 
 
-#: The players par is given for, weakest first (``optimal`` needs its expected strokes,
-#: which the study's p-alone estimate does not compute).
-PAR_PLAYERS = ("greedy", "lookahead", SAMPLING_POLICY, CLAIRVOYANT)
+#: The players par is given for, weakest first (``optimal``'s from its play-outs).
+PAR_PLAYERS = ("greedy", "lookahead", SAMPLING_POLICY, "optimal", CLAIRVOYANT)
 
 
 def _answers_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
@@ -100,7 +99,8 @@ def _answers_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
                "perfect play without peeking is not estimated yet")
         par = ", ".join(f"{who} {pars[p]['par9']} / {pars[p]['par18']}" for who, p in
                         (("casual (greedy)", "greedy"), ("strong (lookahead)", REFERENCE),
-                         ("strong (sampling)", SAMPLING_POLICY), ("clairvoyant", CLAIRVOYANT))
+                         ("strong (sampling)", SAMPLING_POLICY),
+                         ("perfect without peeking (optimal)", OPTIMAL), ("clairvoyant", CLAIRVOYANT))
                         if p in pars)
         lines.append(f"- **{variant}**: {won}; {percent(rows[CLAIRVOYANT]['win_rate'], 2)} can be won "
                      f"by someone who sees the stock. Par for 9 / 18 holes: {par}.")
@@ -260,4 +260,22 @@ def _optimal_markdown(config, result, full: pl.DataFrame) -> str:
             "stock orders per deal's share):\n\n" + estimator_markdown(result.optimum)
             + "\nThe ladder of players on each plain king rule (the honest players' figures from "
             "their runs; `optimal` estimated as above):\n\n"
-            + ladder_markdown(full, variants) + "\n![The ladder of players](charts/ladder.png)\n")
+            + ladder_markdown(full, variants) + "\n![The ladder of players](charts/ladder.png)\n\n"
+            + _playouts_markdown(full, config.optimal_orders))
+
+
+def _playouts_markdown(full: pl.DataFrame, orders: int) -> str:
+    """On how many deals and orders the honest optimum's strokes and par rest."""
+    lines = []
+    for r in full.filter(pl.col("estimator").is_not_null()).iter_rows(named=True):
+        if not r["playouts"]:
+            lines.append(f"- {r['variant']}: no play-outs (no deal resolved), so no strokes or par.")
+            continue
+        lines.append(
+            f"- {r['variant']}: `optimal`'s strokes and par rest on {r['playouts']:,} play-outs, "
+            f"{r['playout_deals']} valued deals x {orders} stock orders (the orders of the "
+            f"clairvoyant share); mean {r['mean_strokes']:.2f} strokes a hole, median "
+            f"{r['median_strokes']:g}; it won {percent(r['playout_win_rate'], 1)} of them, beside "
+            f"the estimated mean chance {percent(r['win_rate'], 1)}.")
+    return ("The honest optimum (goal win: the most wins, p alone) played out from each valued "
+            "deal's one table on its stock orders:\n\n" + "\n".join(lines) + "\n")

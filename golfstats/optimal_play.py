@@ -1,0 +1,144 @@
+"""The ``optimal`` policy played out: one deal's table on any number of stock orders.
+
+``play_orders(board, rules, orders, goal)`` values the deal once (``golfstats.odds``)
+and plays the optimal policy on each given order of its stock from that one table: the
+policy reads only the multiset, and the order only turns the cards.  ``play_optimal``
+plays deals on their own orders (the ``optimal`` policy's rows).
+
+The policy (``kernels.honest.play``): at the start and after every draw it plays the chain
+to the best endpoint by the goal's rule (docs/honest-play.md; remaining ties: fewest cards
+left, then the first in ``chains.enumerate_chains`` order) and draws.  Under ``Goal.WIN``
+ties of p go to the fewest cards left.  An unresolved deal (budget hit) is played by the
+documented fallback, the ``greedy`` player (play whenever possible, the tallest column
+first, else draw), and flagged.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from golfstats.board import Board
+from golfstats.cards import kind
+from golfstats.deals import DealBatch, board_from_cards
+from golfstats.engine import DRAW, Line
+from golfstats.goals import Goal
+from golfstats.odds import Keep, Odds, odds
+from golfstats.rules import Rules
+
+#: The player that plays a deal whose table is unresolved.
+FALLBACK = "greedy"
+
+
+@dataclass(frozen=True)
+class OrdersPlay:
+    """The optimal policy on K stock orders of one deal: the deal's ``odds`` (one table),
+    and per order k ``won[k]``, ``strokes[k]``, ``moves[k]`` (engine moves) and
+    ``seconds[k]`` (the play-out alone; the table's time is ``odds.stats.seconds``).
+    ``fallback``: the player used when the table is unresolved ("" when none was)."""
+
+    odds: Odds
+    won: np.ndarray
+    strokes: np.ndarray
+    moves: tuple[tuple[int, ...], ...]
+    seconds: np.ndarray
+    fallback: str = ""
+
+
+@dataclass(frozen=True)
+class OptimalPlay:
+    """One deal played by the optimal policy on its own stock order: the finished
+    ``line`` (its ``states`` and ``seconds`` are the whole computation's, ``resolved`` the
+    value's), the deal's ``odds`` at the start, and the ``fallback`` used ("" if none)."""
+
+    line: Line
+    odds: Odds
+    fallback: str = ""
+
+
+def _kinds(board: Board, order: Sequence[int]) -> np.ndarray:
+    if sorted(order) != sorted(board.stock):
+        raise ValueError("a stock order must hold exactly the board's stock cards")
+    return np.array([kind(c) for c in order], np.int64)
+
+
+def play_orders(board: Board, rules: Rules, orders: Sequence[Sequence[int]],
+                goal: Goal | str = Goal.WIN, max_bytes: int | None = None,
+                max_states: int | None = None) -> OrdersPlay:
+    """Play the optimal policy for ``goal`` on each of ``orders`` (each a permutation of
+    ``board.stock``, cards in draw order) from ONE table of the deal.
+
+    The table keeps every order (``Keep.ALL``) unless the only order is the board's own
+    (``Keep.ORDER``, less memory).  Goal ``STROKES`` keeps one order's values only: it
+    takes the board's own order alone.  Unresolved: every order is played by
+    ``FALLBACK`` and ``odds.resolved`` is False."""
+    from golfstats.kernels.constants import GREEDY
+    from golfstats.kernels.players.playout import play_hand
+    from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
+    from golfstats.solver import solver_scratch
+
+    goal = Goal(goal)
+    if not rules.layout.has_stock:
+        raise ValueError(f"{rules.id} has no stock: its optimum is the exact solver's line")
+    kinds = [_kinds(board, order) for order in orders]
+    own = [list(order) == list(board.stock) for order in orders]
+    if goal is Goal.STROKES and not all(own):
+        raise ValueError("goal strokes keeps the values of one stock order (the board's own); "
+                         "play other orders under goal win or win-strokes")
+    keep = Keep.ORDER if all(own) else Keep.ALL
+    value = odds(board, rules, goal, max_states=max_states, max_bytes=max_bytes, keep=keep)
+    won, strokes, moves, seconds = [], [], [], []
+    fallback = ""
+    for order in kinds:
+        started = time.perf_counter()
+        if value.table is not None:
+            w, s, m = value.table.play(order)
+        else:  # unresolved: the documented fallback
+            fallback = FALLBACK
+            tables = tables_for(rules, board.foundation is None)
+            arrays = board_arrays(board, tables)
+            kv, kb = solver_scratch(tables.stride)
+            buf = np.empty(int(arrays.heights.sum()) + len(order) + 1, np.int64)
+            _, w, s, _, _, n_moves, _, _ = play_hand(
+                GREEDY, np.zeros(1, np.int64), kernel_tables(tables), arrays.exposed,
+                arrays.heights, order, arrays.top, 0, kv, kb, buf)
+            w, s, m = bool(w), int(s), [int(x) for x in buf[:n_moves]]
+        won.append(w)
+        strokes.append(s)
+        moves.append(tuple(m))
+        seconds.append(time.perf_counter() - started)
+    return OrdersPlay(value, np.array(won, bool), np.array(strokes, np.int64), tuple(moves),
+                      np.array(seconds, float), fallback)
+
+
+def _boards(rules: Rules, deals) -> list[Board]:
+    if isinstance(deals, Board):
+        return [deals]
+    if isinstance(deals, DealBatch):
+        return [board_from_cards(rules, cards) for cards in deals.cards]
+    if isinstance(deals, np.ndarray) and deals.ndim == 2:
+        return [board_from_cards(rules, cards) for cards in deals]
+    return list(deals)
+
+
+def play_optimal(rules: Rules, deals, goal: Goal | str = Goal.WIN,
+                 max_states: int | None = None, max_bytes: int | None = None
+                 ) -> list[OptimalPlay]:
+    """Play each deal (a ``Board``, boards, a ``DealBatch`` or an array of dealt cards in
+    layout order) on its own stock order with the optimal policy for ``goal``
+    (``play_orders`` with that one order); one ``OptimalPlay`` per deal."""
+    out = []
+    for board in _boards(rules, deals):
+        started = time.perf_counter()
+        played = play_orders(board, rules, [board.stock], goal, max_bytes, max_states)
+        moves = played.moves[0]
+        drawn = sum(m == DRAW for m in moves)
+        o = played.odds
+        line = Line.scored(moves, bool(played.won[0]), int(played.strokes[0]),
+                           len(board.stock) - drawn, states=o.stats.states,
+                           seconds=time.perf_counter() - started, resolved=o.resolved)
+        out.append(OptimalPlay(line, o, played.fallback))
+    return out
