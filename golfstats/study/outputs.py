@@ -17,9 +17,10 @@ from golfstats.runs import Run, merge_summaries
 from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
 from golfstats.study.readme import compare_markdown, par_markdown, readme
 
-#: Figures of the clairvoyant player that depend on which optimal line its solver picks
-#: (won, strokes and draws do not): left out of the study, which may span solvers.
-LINE_FIGURES = ("mean_points", "mean_n_moves", "mean_longest_chain")
+#: Figures of the clairvoyant player that depend on which solver found its line (the
+#: optimal line it picks, the states it examined; won, strokes and draws do not): left out
+#: of the study, whose chunks may span solvers (kernels/solve.py chooses one per rule set).
+SOLVER_FIGURES = ("mean_points", "mean_n_moves", "mean_longest_chain", "mean_states", "max_states")
 #: The paired comparisons the study prints: (A, B) on the same deals.
 COMPARED = ((CLAIRVOYANT, REFERENCE), (SAMPLING_POLICY, REFERENCE))
 
@@ -39,10 +40,10 @@ def comparisons_of(tallies) -> list:
     return out
 
 
-def _without_line_figures(run: Run) -> Run:
+def _without_solver_figures(run: Run) -> Run:
     summary = run.summary.with_columns(
         pl.when(pl.col("policy") == CLAIRVOYANT).then(None).otherwise(pl.col(c)).alias(c)
-        for c in LINE_FIGURES)
+        for c in SOLVER_FIGURES)
     return Run(run.path, summary, run.info, run.deal_files)
 
 
@@ -55,7 +56,7 @@ def write_outputs(config, result, started: float) -> list[Path]:
     from golfstats.study.ledger import LEDGER
 
     out = Path(config.out)
-    runs = [_without_line_figures(t.as_run(out / LEDGER)) for t in result.tallies]
+    runs = [_without_solver_figures(t.as_run(out / LEDGER)) for t in result.tallies]
     summary = merge_summaries(runs)
     from golfstats.study.optimum_tables import ladder_chart, with_optimum
 
