@@ -1,13 +1,15 @@
 """Benchmark: perfect play without peeking (``golfstats.odds.odds``), one core.
 
     python benchmarks/bench_optimal.py                       # p alone, PySol 1-100, 3 king rules
+    nice -n 5 python benchmarks/bench_optimal.py --start-only --n 10 --sampling -1   # a subset: 1-10
     python benchmarks/bench_optimal.py --variant strict --goal win-strokes # p and e (odds' default)
     python benchmarks/bench_optimal.py --mid-only            # 200 positions, 8 stock cards, p and e
     python benchmarks/bench_optimal.py --goal strokes --variant strict --n 20 --max-memory 4
 
 Sets of positions per variant:
 
-* start: PySolFC golf deals 1..n valued from the start of the deal, each in a fresh
+* start: PySolFC golf deals first..first + n - 1 (``--first``, ``--n``; default 1-100)
+  valued from the start of the deal, each in a fresh
   process (so that its peak memory, ``ru_maxrss``, is its own; the time is measured
   inside the process, around ``odds()`` alone, after an untimed call has loaded the
   compiled kernels);
@@ -83,7 +85,8 @@ def mid_boards(rules, count: int, seed: int):
 
 def _one_deal(task):
     """In a fresh process: value PySol deal ``number`` from the start (after an untimed warm
-    call on a small position).  Returns (seconds, states, resolved, win_p, e, peak MB)."""
+    call on a small position).  Returns (seconds, states, resolved, win_p, e, peak MB, MB
+    before the deal: the process's own, imports and the warm call)."""
     variant, number, goal, max_memory, max_states, seed = task
     from golfstats.deals import pysol_board
     from golfstats.odds import odds
@@ -92,10 +95,11 @@ def _one_deal(task):
     rules = parse_variant(variant)
     odds(mid_boards(rules, 1, seed)[0], rules, goal)
     board = pysol_board(rules, number)
+    before = _peak_mb()
     started = time.perf_counter()
     o = odds(board, rules, goal, max_states=max_states, max_bytes=max_memory)
     return (time.perf_counter() - started, o.stats.states, o.resolved, o.win_p,
-            o.expected_strokes, _peak_mb())
+            o.expected_strokes, _peak_mb(), before)
 
 
 def _interval(values: list[float]) -> str:
@@ -116,31 +120,35 @@ def _row(variant: str, what: str, times, states, peak, unresolved, win_p) -> Non
 def run_start(variant: str, args, goal: str) -> list[float]:
     """The start set, a fresh process per deal; returns the resolved deals' win_p."""
     tasks = [(variant, i, goal, int(args.max_memory * 1e9), args.max_states, args.seed)
-             for i in range(1, args.n + 1)]
+             for i in range(args.first, args.first + args.n)]
     times, states, win_p = [], [], []
-    peak = 0.0
+    peak = start_mb = 0.0
     unresolved = 0
     ctx = mp.get_context("spawn")
     with ctx.Pool(1, maxtasksperchild=1) as pool:
-        for number, (sec, st, ok, p, e, mb) in enumerate(pool.imap(_one_deal, tasks), 1):
+        for number, (sec, st, ok, p, e, mb, before) in enumerate(pool.imap(_one_deal, tasks),
+                                                                  args.first):
             times.append(sec)
             states.append(st)
             peak = max(peak, mb)
+            start_mb = max(start_mb, before)
             if ok:
                 win_p.append(p)
             else:
                 unresolved += 1
             if args.verbose:
                 value = f"p={p:.6f} e={e:.4f}" if ok else "unresolved"
-                print(f"  {variant} #{number}: {sec:.2f} s, {st:,} states, {mb:.0f} MB, {value}",
-                      flush=True)
+                print(f"  {variant} #{number}: {sec:.2f} s, {st:,} states, {mb:.0f} MB "
+                      f"({before:.0f} MB before the deal), {value}", flush=True)
     what = {"win": "start", "win-strokes": "start+e", "strokes": "strokes"}[goal]
     _row(variant, what, times, states, peak, unresolved, win_p)
+    print(f"{'':<16} start RSS (imports and the warm call, before the deal): {start_mb:.0f} MB",
+          flush=True)
     return win_p
 
 
-def beside(variant: str, n: int, samples: int | None) -> None:
-    """The exact solver's and sampling's win rates on PySol deals 1..n."""
+def beside(variant: str, first: int, n: int, samples: int | None) -> None:
+    """The exact solver's and sampling's win rates on PySol deals first..first + n - 1."""
     from golfstats.deals import pysol_board
     from golfstats.policies import parse_policy, play_board
     from golfstats.rules import parse_variant
@@ -148,7 +156,7 @@ def beside(variant: str, n: int, samples: int | None) -> None:
     from golfstats.stats import wilson
 
     rules = parse_variant(variant)
-    boards = [pysol_board(rules, i) for i in range(1, n + 1)]
+    boards = [pysol_board(rules, i) for i in range(first, first + n)]
     won = sum(solve(b, rules, "win").won for b in boards)
     lo, hi = wilson(won, n)
     line = f"{'':<16} exact (clairvoyant) on the same deals: {won}/{n} = {won / n:.4f} [{lo:.4f}, {hi:.4f}]"
@@ -189,7 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", action="append", default=None,
                         help="rule set id; repeat for several (default: " + ", ".join(KING_RULES) + ")")
-    parser.add_argument("--n", type=int, default=100, help="PySol deals 1..n (default %(default)s)")
+    parser.add_argument("--n", type=int, default=100,
+                        help="how many PySol deals, from --first (default %(default)s)")
+    parser.add_argument("--first", type=int, default=1,
+                        help="the first PySol deal (default %(default)s): a bounded subset is "
+                             "--first A --n K")
     parser.add_argument("--mid-n", type=int, default=200,
                         help="positions with 8 stock cards left (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1,
@@ -201,14 +213,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-memory", type=float, default=4.0,
                         help="memory budget per position, GB (default %(default)s)")
     parser.add_argument("--sampling", type=int, default=32, metavar="SAMPLES",
-                        help="sampling's samples beside the start set; 0: leave it out (default %(default)s)")
+                        help="sampling's samples beside the start set; 0: leave it out, -1: leave "
+                             "out the exact solver's rate too (default %(default)s)")
     parser.add_argument("--verbose", action="store_true", help="one line per position")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--mid-only", action="store_true", help="only the mid-game positions")
     which.add_argument("--start-only", action="store_true", help="only the deals from the start")
     args = parser.parse_args(argv)
-    if args.n <= 0 or args.mid_n <= 0:
-        parser.error("--n and --mid-n must be positive")
+    if args.n <= 0 or args.mid_n <= 0 or args.first <= 0:
+        parser.error("--first, --n and --mid-n must be positive")
 
     print("command: " + shlex.join([sys.executable, *sys.argv]))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}; "
@@ -218,10 +231,12 @@ def main(argv: list[str] | None = None) -> int:
     for variant in args.variant or KING_RULES:
         if not args.mid_only:
             run_start(variant, args, args.goal)
-            beside(variant, args.n, args.sampling)
+            if args.sampling >= 0:
+                beside(variant, args.first, args.n, args.sampling)
         if not args.start_only:
             run_mid(variant, args)
-    print("(start: PySol deals 1-n from the start, each in a fresh process; start: p alone, "
+    print("(start: PySol deals --first.. (--n of them) from the start, each in a fresh process; "
+          "start: p alone, "
           "start+e: p and e; mid8+e: seeded positions with 8 stock cards, p and e of the "
           "position and of every move; peak MB: ru_maxrss)")
     return 0

@@ -75,8 +75,8 @@ class _Memo:
 class Table:
     """The handle on a deal's table: the board in the kernels' terms and what the
     kernel kept (see the module docstring).  ``order``: the stock order the table was kept
-    for (``Keep.ORDER``), else empty; ``sol``: goals win's chances (dr, rank index,
-    offsets, values); ``path``: goal strokes' kept blocks."""
+    for (``Keep.ORDER``), else empty; ``sol``: goal win's chances (dr, rank index,
+    offsets, values, the heights' compact index); ``path``: goal strokes' kept blocks."""
 
     goal: Goal
     keep: Keep

@@ -254,7 +254,8 @@ class HonestOptimum(Strategy):
         goal = Goal(policy.param("goal"))
         if goal is Goal.STROKES:
             return solve_strokes, play.play_strokes, deal_from_uniforms
-        passes = (wins.win_sets, reach.reach_sets, winp.layer_step, deal_from_uniforms)
+        passes = (wins.win_sets_within, reach.reachable_heights, reach.reach_sets, winp.layer_step,
+                  deal_from_uniforms)
         if goal is Goal.WIN:
             return passes + (play.play_winp,)
         return passes + (policy_values, play.play_win)

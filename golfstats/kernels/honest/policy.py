@@ -46,23 +46,28 @@ _COUNT, _EUSED, _CAP, _FAILED, _GSIZE = 0, 1, 2, 3, 4
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def p_at(dr, cum, off, vals, g, d):
+def p_at(dr, cum, off, vals, hmap, g, d):
     """p of the state (dense heights g, D-code d) about to draw: its value when it is drawn
     from, else 0 (a reachable state that is not drawn from has W clear: Fact 1).  ``dr``
-    the drawn-from table, ``cum`` its rank index, block d's values from ``vals[off[d]]``."""
-    k = rank_of(dr, cum, d, g)
+    the drawn-from table over the compact heights codes ``hmap[g]`` (-1: no state at g),
+    ``cum`` its rank index, block d's values from ``vals[off[d]]``."""
+    h = hmap[g]
+    if h < 0:
+        return 0.0
+    k = rank_of(dr, cum, d, h)
     return vals[off[d] + k] if k >= 0 else 0.0
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def p_of(sol, g, d):
-    """``p_at`` with ``sol = (dr, cum, off, vals)``."""
-    return p_at(sol[0], sol[1], sol[2], sol[3], g, d)
+    """``p_at`` with ``sol = (dr, cum, off, vals, hmap)``."""
+    return p_at(sol[0], sol[1], sol[2], sol[3], sol[4], g, d)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _drawn(dr, g, d):
-    return (dr[d, g >> 6] >> np.uint64(g & 63)) & np.uint64(1) != 0
+def _drawn(dr, hmap, g, d):
+    h = hmap[g]
+    return h >= 0 and (dr[d, h >> 6] >> np.uint64(h & 63)) & np.uint64(1) != 0
 
 
 @nb.njit(cache=True, nogil=True)
@@ -136,9 +141,9 @@ def _put(tab, meta, key, p, e):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, zero):
+def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, zero):
     """The doc's choice among the endpoints ``ends[at:at + ENDS * cnt]`` with D-code d drawn
-    (|D| = j), p from ``p_at(dr, cum, off, vals, ...)``, e from the table ``tab``.  With
+    (|D| = j), p from ``p_at(dr, cum, off, vals, hmap, ...)``, e from the table ``tab``.  With
     ``zero`` the caller knows that no stock order wins from any of them (they follow a
     draw from a state whose W bit is 0), so their p is not looked up.
 
@@ -165,7 +170,7 @@ def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, zero):
         elif j == n:
             p = 0.0
         else:
-            p = p_at(dr, cum, off, vals, g, d)
+            p = p_at(dr, cum, off, vals, hmap, g, d)
         best_p = max(best_p, p)
     win = best_p > TOL
     # the competing endpoints' own values: the smallest e (within TOL), then the fewest
@@ -185,10 +190,10 @@ def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, zero):
             if win:
                 if gp == 0:
                     p = 1.0
-                elif j == n or not _drawn(dr, g, d):
+                elif j == n or not _drawn(dr, hmap, g, d):
                     continue
                 else:
-                    p = p_at(dr, cum, off, vals, g, d)
+                    p = p_at(dr, cum, off, vals, hmap, g, d)
                 if p < best_p - TOL:
                     continue
             elif cards != least:
@@ -226,7 +231,7 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
     inlined helpers on plain arrays (tuples of arrays passed on every call cost more
     than the work)."""
     tab, meta, ecache, epool, mark = pt
-    dr, cum, off, vals = sol
+    dr, cum, off, vals, hmap = sol
     g_size = meta[_GSIZE]
     i = _find(tab, d * g_size + g)
     if tab[3 * i] != -1.0:
@@ -246,7 +251,7 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
         g, d, j = fg[sp], fd[sp], fj[sp]
         r = fr[sp]
         child = False
-        zero = not _drawn(dr, g, d)  # then nothing after a draw here can win
+        zero = not _drawn(dr, hmap, g, d)  # then nothing after a draw here can win
         while r < STOCK_KINDS:
             left = m0[r] - (d // pwd[r]) % (m0[r] + 1)
             if left == 0:
@@ -260,7 +265,7 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
                 meta[_EUSED] = eo + wrote
                 ecache[slot] = eo
             status, p, e, c, _, need = choose(tab, meta, epool, eo + 1, epool[eo], d + pwd[r],
-                                              j + 1, n, dr, cum, off, vals, zero)
+                                              j + 1, n, dr, cum, off, vals, hmap, zero)
             if status == 1:
                 fr[sp] = r
                 sp += 1
@@ -290,7 +295,7 @@ def position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, gp, u, d, j):
     cnt, ends = chain_ends(kt, exposed, pw, gp, u, pt[4], ends, 0)
     while True:
         status, p, e, c, _, need = choose(pt[0], pt[1], ends, 0, cnt, d, j, n, sol[0], sol[1],
-                                          sol[2], sol[3], False)
+                                          sol[2], sol[3], sol[4], False)
         if status == 0:
             return p, e, pt
         vp, ve, pt = policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, need, d, j)

@@ -258,3 +258,22 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
     stats[2] = peak
     stats[3] = all_rows
     return ridx, rpool, qidx, qpool, stats
+
+
+@nb.njit(cache=True, nogil=True)
+def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
+    """``keep[g]``: some position (h, t, D) reachable from the position has a legal play,
+    or draws, at the dense heights code g: ``reach_sets`` with W and G every D (so Dr is
+    every drawn-from state reached and Q every reached position with a play).  What
+    ``wins.win_sets_within`` needs to be exact at every reachable state."""
+    g_size = 1
+    for c in range(heights0.shape[0]):
+        g_size *= heights0[c] + 1
+    idx = np.zeros(g_size, np.int64)
+    pool = full_row.copy().reshape((1, full_row.shape[0]))
+    ridx, _, qidx, _, _ = reach_sets(kt, exposed, heights0, top0, m0, pwd, size, idx, pool, idx,
+                                     pool)
+    keep = np.zeros(g_size, np.bool_)
+    for g in range(g_size):
+        keep[g] = ridx[g] >= 0 or qidx[g] >= 0
+    return keep

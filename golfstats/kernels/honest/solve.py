@@ -10,7 +10,9 @@ the memory before the long pass and reports progress through a callback):
 2. ``reach.reach_sets``: the drawn-from states Dr (reached from the position through
    drawn-from states, W set) and Q (the states where a position some chain reaches may be
    worth more than 0), rows over D, level by level down.
-3. ``blocks.d_major``: both transposed to one row over h per D (a block).
+3. ``blocks.d_major``: both transposed to one row over h per D (a block), h numbered by
+   the compact heights index (only the heights with a Q row: ``hmap`` dense to compact,
+   ``hinv`` back), so the tables' rows are a third or less of the dense codes' width.
 4. ``winp.layer_step`` for |D| = n, ..., 0: p of every drawn-from state, then the
    position's p and every legal move's.  Only two layers of values are alive unless the
    expected strokes are wanted (then every p is kept) or a play-out will follow (then the
@@ -33,6 +35,13 @@ from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
 from golfstats.kernels.honest.space import BITS, COLUMNS, STROKES, d_codes, dense_of, packed_codes
 from golfstats.kernels.honest.winp import layer_step
+
+#: Drawn multisets (D-codes) up to which ``solve_win`` first finds the heights reachable
+#: positions play or draw at, and computes W there only (``reach.reachable_heights``,
+#: ``wins.win_sets_within``): a mid-game position's W over every height below it costs
+#: far more than the reachable part.  Above it, W covers every height (the reach pass
+#: without W would cost as much as W).
+PRUNE_MAX_DRAWN = 1 << 12
 
 #: What ``solve_win`` keeps of the values: two layers, every p (for the expected strokes),
 #: or two layers and the blocks the stock order visits (for a play-out without e).
@@ -137,7 +146,14 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     n = layer_start.shape[0] - 2
     n_tops = kt.play_next.shape[0]
     say("wins", 0, 1, {})
-    widx, wpool, gidx, gpool, wstats = wins.win_sets(kt, exposed, heights0, m0, pwd, size)
+    if size <= PRUNE_MAX_DRAWN:  # small: W only at the heights a reachable position plays or draws at
+        where = reach.reachable_heights(kt, exposed, heights0, top0, m0, pwd, size,
+                                        wins.kind_masks(m0, pwd, size)[1])
+    else:
+        where = np.ones(g_size, np.bool_)
+    widx, wpool, gidx, gpool, wstats = wins.win_sets_within(kt, exposed, heights0, m0, pwd, size,
+                                                            where)
+    del where
     words = wpool.shape[1]
     if max_bytes is not None and wpool.nbytes + gpool.nbytes > max_bytes:
         return _refused(out, wstats, wpool.nbytes + gpool.nbytes)
@@ -150,6 +166,11 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     if max_bytes is not None and first > max_bytes:
         return _refused(out, wstats, first)
     del wpool, gpool, widx, gidx
+    # the compact heights index: only the heights with a Q row (Dr's are among them)
+    hinv = np.flatnonzero(qidx >= 0)
+    hmap = np.full(g_size, -1, np.int64)
+    hmap[hinv] = np.arange(hinv.shape[0])
+    ridx, qidx = ridx[hinv], qidx[hinv]
     dr = blocks.d_major(ridx, rpool, size, blocks.pool_bits(ridx, rpool))
     del rpool, ridx
     q = blocks.d_major(qidx, qpool, size, blocks.pool_bits(qidx, qpool))
@@ -169,7 +190,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     big = max(int(qcnt.max()), 1)
     values = 8 * (int(lbase[-1]) if keep == KEEP_ALL else 2 * int(lsize.max()))
     second = (dr.nbytes + q.nbytes + values + big * (n_tops * 8 + 16) + int(lsize.max()) * 4
-              + g_size * 12
+              + g_size * 20 + hinv.nbytes
               + (dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if keep != KEEP_LAYERS else 0))
     out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second)}
@@ -204,7 +225,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
             if j > 0:
                 below[:lsize[j - 1]] = 0.0
         result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j,
-                            dr, dcnt, q, qcnt, off, above, below, scratch, bv, pos, vg, moves)
+                            dr, dcnt, q, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
+                            moves)
         if j > 0:
             done += int(result)
             if path_d[j - 1] >= 0:
@@ -217,7 +239,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     out.stats["lookups"] = 0
     if keep == KEEP_ALL:
         goff = off + lbase[layer_of]
-        out.sol = (dr, blocks.rank_index(dr), goff, store)
+        out.sol = (dr, blocks.rank_index(dr), goff, store, hmap)
     elif keep == KEEP_PATH:
         poff = np.full(size, -1, np.int64)
         flat = []
@@ -227,7 +249,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
             flat.append(v)
             at += len(v)
         out.sol = (dr, blocks.rank_index(dr), poff,
-                   np.concatenate(flat) if flat else np.zeros(1, np.float64))
+                   np.concatenate(flat) if flat else np.zeros(1, np.float64), hmap)
     if keep == KEEP_ALL:
         say("strokes", 0, 1, {})
         budget = max_states - states if max_states is not None else 1 << 40

@@ -98,13 +98,15 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, 
 
 @nb.njit(cache=True, nogil=True)
 def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, dr, dcnt,
-               q, qcnt, off, vals_j, vals_below, scratch, bv, pos, vg, moves):
+               q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves):
     """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
     at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
     the largest block and one slot more than the tops; ``pos`` (its last row) and ``vg``
     (0) over the dense codes are left as they were given.  For j = 0 returns the
     position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
-    ``moves[COLUMNS]`` (after a draw, NaN when illegal); else returns the states valued."""
+    ``moves[COLUMNS]`` (after a draw, NaN when illegal); else returns the states valued.
+    ``dr`` and ``q`` are over compact heights codes, ``hinv`` their dense codes (in
+    increasing order, so a block's states stay in increasing dense code)."""
     n = layer_start.shape[0] - 2
     play_next = kt.play_next
     inv_n, inv = accepting_tops(play_next)
@@ -134,7 +136,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             d = order[oi]
             if dcnt[d]:
                 src_at[d] = at
-                at += block_list(dr[d], src[at:])
+                at += _dense(hinv, src[at:], block_list(dr[d], src[at:]))
     for oi in range(layer_start[j], layer_start[j + 1]):
         dd = order[oi]
         if qcnt[dd] == 0 and j > 0:
@@ -146,8 +148,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                     any_start = True
             if not any_start:
                 continue
-        nq = block_list(q[dd], ql)
-        nd = block_list(dr[dd], dl)
+        nq = _dense(hinv, ql, block_list(q[dd], ql))
+        nd = _dense(hinv, dl, block_list(dr[dd], dl))
         base = off[dd]
         for k in range(nd):
             vg[dl[k]] = vals_j[base + k]
@@ -176,6 +178,14 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
         if j == 0:
             return value
     return float(valued)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _dense(hinv, codes, n):
+    """Compact heights codes ``codes[:n]`` to dense codes, in place; returns n."""
+    for k in range(n):
+        codes[k] = hinv[codes[k]]
+    return n
 
 
 @nb.njit(cache=True, nogil=True)

@@ -175,6 +175,18 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
     per row, G rows kept]``.  The pools are allocated for every height vector but only
     the rows written are touched.
     """
+    g_size = powers(heights0)[2]
+    return win_sets_within(kt, exposed, heights0, m0, pwd, size, np.ones(g_size, np.bool_))
+
+
+@nb.njit(cache=True, nogil=True)
+def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
+    """``win_sets`` on the height vectors g with ``keep[g]`` only; the others are left
+    empty (rows -1, B rows ZERO).  Exact at every (h, D) reachable from the position when
+    ``keep`` holds every height where a reachable position has a legal move (the W
+    recursion at a reachable (h, D) reads only reachable positions; one without a move
+    is lost or cleared, and both are read as they would be computed: ZERO, ALL); see
+    ``reach.reachable_heights``."""
     pw, full, g_size = powers(heights0)
     words = ((size + 63) >> 6) + 1
     kmask, full_row = kind_masks(m0, pwd, size)
@@ -194,7 +206,7 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
             dig[c] = x % (heights0[c] + 1)
             x //= heights0[c] + 1
             k += dig[c]
-            if dig[c] < heights0[c]:
+            if dig[c] < heights0[c] and (keep[g] or g == 0):  # others' B: ZERO
                 tmask[g] |= after_bits(play_next, acc_of, after_of, all_tops,
                                        exposed[c, dig[c] + 1])
         level[g] = k
@@ -239,6 +251,8 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
         n_rows = 0
         for t in range(n_lv[k], n_lv[k + 1]):
             g = by_level[t]
+            if not keep[g]:
+                continue
             x = g
             for c in range(COLUMNS):
                 dig[c] = x % (heights0[c] + 1)
@@ -364,8 +378,8 @@ def _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below, fu
         if v < 0:
             continue
         g2 = g - pw[c]
-        code = tcode[tbase[g2] + _rank(tmask[g2], v)]
-        if code == ZERO:
+        code = tcode[tbase[g2] + _rank(tmask[g2], v)] if (tmask[g2] >> v) & 1 else ZERO
+        if code == ZERO:  # (a height ``win_sets_within`` leaves out has no tops: ZERO)
             continue
         if code == ALL:
             src = full_row
