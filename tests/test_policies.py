@@ -158,3 +158,30 @@ def test_win_rate_ladder_large(variant):
     assert _not_worse(wins["lookahead"], wins["greedy"])
     assert _not_worse(wins["sampling"], wins["lookahead"][:400])
     assert (wins["exact"][:400] >= wins["sampling"]).all()
+
+
+@pytest.mark.parametrize("variant", REPRESENTATIVE)
+def test_lookahead_longest_chain_search_is_exact(variant):
+    """Lookahead's longest-chain search (scratch arrays, stops when every card is taken)
+    against the reference's plain recursion, from each position's own top and against
+    the kernel ``chains.longest_chain`` from every drawn kind's top."""
+    from conftest import mid_game_positions
+
+    from golfstats.kernels.golf.chains import longest_chain as kernel_longest
+    from golfstats.kernels.players.lookahead import longest_from, scratch
+    from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
+    from golfstats.reference.policies import longest_chain
+
+    rules = parse_variant(variant)
+    for board in mid_game_positions(rules, count=6, seed=41):
+        tables = tables_for(rules, board.foundation is None)
+        kt = kernel_tables(tables)
+        arrays = board_arrays(board, tables)
+        total = int(arrays.heights.sum())
+        work = scratch(arrays.heights.shape[0], total)
+        assert longest_from(kt.play_next, arrays.exposed, arrays.heights, arrays.top, total,
+                            work) == longest_chain(rules, board.position())
+        for top in kt.drawn:
+            if top >= 0:
+                assert longest_from(kt.play_next, arrays.exposed, arrays.heights, top, total, work) \
+                    == kernel_longest(kt.play_next, arrays.exposed, arrays.heights, top)

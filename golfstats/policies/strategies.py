@@ -22,6 +22,25 @@ def _kernel_params(policy: Policy):
     return np.array(policy.kernel_params() or [0], np.int64)
 
 
+def _batch_columns(out, states, elapsed: float, moves=None) -> dict:
+    """``play_deals``'s columns from a compiled batch: its ``constants.RESULT_ROW`` rows
+    ``out``, the ``states`` per deal, the batch's ``elapsed`` seconds divided evenly, and
+    the recorded lines ``moves`` (padded rows; None: not recorded)."""
+    import numpy as np
+
+    from golfstats.kernels.constants import R_N_MOVES, RESULT_ROW
+
+    n = out.shape[0]
+    result = {name: out[:, i] for i, name in enumerate(RESULT_ROW) if name != "status"}
+    result["won"] = result["won"].astype(bool)
+    result["truncated"] = result["truncated"].astype(bool)
+    result["states"] = states
+    result["seconds"] = np.full(n, elapsed / max(n, 1))
+    if moves is not None:
+        result["move_list"] = [row[:k] for row, k in zip(moves, out[:, R_N_MOVES], strict=True)]
+    return result
+
+
 class CompiledPlayer(Strategy):
     """An honest player compiled in ``kernels.players.playout`` under the id ``kernel``."""
 
@@ -33,7 +52,7 @@ class CompiledPlayer(Strategy):
         time is divided evenly."""
         import numpy as np
 
-        from golfstats.kernels.constants import R_N_MOVES, R_STATUS, RESULT_ROW
+        from golfstats.kernels.constants import R_STATUS, RESULT_ROW
         from golfstats.kernels.players.playout import play_batch
         from golfstats.kernels.rule_tables import kernel_tables, tables_for
         from golfstats.solver import solver_scratch
@@ -52,14 +71,7 @@ class CompiledPlayer(Strategy):
         elapsed = time.perf_counter() - started
         if (out[:, R_STATUS] != 0).any():
             raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
-        result = {name: out[:, i] for i, name in enumerate(RESULT_ROW) if name != "status"}
-        result["won"] = result["won"].astype(bool)
-        result["truncated"] = result["truncated"].astype(bool)
-        result["states"] = np.zeros(n, np.int64)
-        result["seconds"] = np.full(n, elapsed / max(n, 1))
-        if record_moves:
-            result["move_list"] = [row[:k] for row, k in zip(moves, out[:, R_N_MOVES], strict=True)]
-        return result
+        return _batch_columns(out, np.zeros(n, np.int64), elapsed, moves if record_moves else None)
 
     def play_board(self, policy, rules, board, key=0, goal="strokes"):
         import numpy as np
@@ -115,12 +127,33 @@ class ClairvoyantSolver(Strategy):
     takes_goal = True
 
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
-        """``seconds``: each deal's own solve time."""
-        from golfstats.deals import board_from_cards
+        """The whole batch solved and scored in one compiled call
+        (``kernels.players.exact``): the rows of ``play_board`` deal by deal, but for
+        ``seconds``, the batch time divided evenly."""
+        import numpy as np
 
-        lines = [self.play_board(policy, rules, board_from_cards(rules, cards), goal=goal)
-                 for cards in batch.cards]
-        return lines_to_columns(lines, record_moves)
+        from golfstats.goals import Goal
+        from golfstats.kernels.constants import R_STATUS, RESULT_ROW, STOCKLESS_MAX_STATES
+        from golfstats.kernels.players.exact import exact_batch
+        from golfstats.kernels.rule_tables import kernel_tables, tables_for
+        from golfstats.solver import solver_scratch
+
+        tables = tables_for(rules)
+        layout = rules.layout
+        n = batch.cards.shape[0]
+        out = np.zeros((n, len(RESULT_ROW)), np.int64)
+        states = np.zeros(n, np.int64)
+        moves = np.zeros((n if record_moves else 1, batch.cards.shape[1] + 2), np.int64)
+        kv, kb = solver_scratch(tables.stride)
+        started = time.perf_counter()
+        exact_batch(not layout.has_stock)(
+            kernel_tables(tables), batch.cards, layout.columns, layout.height, _start_code(rules),
+            max(tables.index_any, 0), Goal(goal) is Goal.WIN, STOCKLESS_MAX_STATES, kv, kb, out,
+            states, moves, record_moves)
+        elapsed = time.perf_counter() - started
+        if (out[:, R_STATUS] != 0).any():
+            raise RuntimeError("the exact solver's line does not replay (internal error)")
+        return _batch_columns(out, states, elapsed, moves if record_moves else None)
 
     def play_board(self, policy, rules, board, key=0, goal="strokes"):
         from golfstats.solver import solve
@@ -129,9 +162,9 @@ class ClairvoyantSolver(Strategy):
 
     def kernels(self, policy, rules):
         from golfstats.kernels.dealing import deal_from_uniforms
-        from golfstats.kernels.solve import solver_for
+        from golfstats.kernels.players.exact import exact_batch
 
-        return solver_for(not rules.layout.has_stock), deal_from_uniforms
+        return exact_batch(not rules.layout.has_stock), deal_from_uniforms
 
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """The optimal line up to and including its first draw."""

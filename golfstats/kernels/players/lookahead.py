@@ -21,55 +21,153 @@ In a game without a stock (Black Hole, All in a Row) nothing is hidden and the w
 hand is one chain: the best chain is the exact solver's line, and lookahead plays it
 (``kernels.solve``; a hand whose search exceeds ``max_states`` is truncated, and says
 so).  No I/O; no randomness.
+
+Speed, with the same values to the bit (so the same decisions): a leaf's longest chain
+from (E, r) is the best over the first plays r accepts of one plus the longest chain
+after that play, and those are searched once per endpoint and shared by every drawn kind
+(``_value_1``); endpoints with the same heights (reached in another order) share a value;
+the searches run on scratch arrays allocated once per decision and stop when every card
+is taken.
 """
 
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from golfstats.kernels.constants import KIND_SLOTS
-from golfstats.kernels.golf.chains import chain_candidates, chain_plan, enumerate_chains, longest_chain
+from golfstats.kernels.golf.chains import chain_candidates, chain_plan, enumerate_chains
+from golfstats.kernels.golf.search import fewest_left
 
 WIN = 1000.0
 
-
-@nb.njit(cache=True, nogil=True)
-def _leaf(kt, exposed, heights, top, left, n_left):
-    run = longest_chain(kt.play_next, exposed, heights, top)
-    if run >= left:
-        return WIN + n_left
-    return -float(left - run)
+#: Positions the plain depth-first search of ``longest_from`` visits before it hands the
+#: question to the search that visits each position once (``search.fewest_left``), as
+#: ``chains.longest_chain`` does.  Both are exact.
+_PLAIN_BUDGET = 20_000
+_NO_LIMIT = 1 << 62  # a golf position has at most 6**7 heights x a few tops: never reached
 
 
 @nb.njit(cache=True, nogil=True)
-def _value_1(kt, exposed, heights, n_left, unseen):
-    """Depth-1 value of drawing next from ``heights``: expected leaf over the drawn kind."""
+def scratch(ncols, cards):
+    """The work arrays of one decision in a tableau of ``ncols`` columns and at most
+    ``cards`` cards: the search's heights, tops, next columns and plays, an endpoint's
+    heights, and per column the tops after its first play and their longest chains."""
+    return (np.empty(ncols, np.int64), np.empty(cards + 1, np.int64),
+            np.empty(cards + 1, np.int64), np.empty(cards + 1, np.int64),
+            np.empty(ncols, np.int64), np.empty(ncols, np.int64),
+            np.empty((ncols, KIND_SLOTS), np.int64), np.empty((ncols, KIND_SLOTS), np.int64))
+
+
+@nb.njit(cache=True, nogil=True)
+def longest_from(play_next, exposed, heights, top, total, work):
+    """The most cards one chain of plays takes from (heights, top), ``total`` being
+    ``heights.sum()``: exact, as ``chains.longest_chain``.  ``heights`` is left as given."""
+    h, tops, next_col, played = work[0], work[1], work[2], work[3]
+    ncols = heights.shape[0]
+    for c in range(ncols):
+        h[c] = heights[c]
+    tops[0] = top
+    next_col[0] = 0
+    sp = 0
+    best = 0
+    visited = 0
+    while sp >= 0:
+        if visited >= _PLAIN_BUDGET:
+            moves = np.empty(total + 1, np.int64)
+            _, left, _, _ = fewest_left(play_next, exposed, heights, top, _NO_LIMIT, 10, moves)
+            return total - left
+        c = next_col[sp]
+        pushed = False
+        while c < ncols:
+            hc = h[c]
+            if hc > 0:
+                nxt = play_next[tops[sp], exposed[c, hc]]
+                if nxt >= 0:
+                    next_col[sp] = c + 1
+                    played[sp] = c
+                    h[c] -= 1
+                    sp += 1
+                    tops[sp] = nxt
+                    next_col[sp] = 0
+                    visited += 1
+                    if sp > best:
+                        best = sp
+                        if best == total:  # every card taken: nothing is longer
+                            return best
+                    pushed = True
+                    break
+            c += 1
+        if not pushed:
+            sp -= 1
+            if sp >= 0:
+                h[played[sp]] += 1
+    return best
+
+
+@nb.njit(cache=True, nogil=True)
+def _value_1(kt, exposed, heights, n_left, unseen, work):
+    """Depth-1 value of drawing next from ``heights``: expected leaf over the drawn kind.
+
+    Leaf of kind r: minus the cards left after the longest chain from (heights, r), or
+    ``WIN`` plus the stock left when it takes them all."""
     left = heights.sum()
     if left == 0:
         return WIN + n_left
     if n_left == 0:
         return -float(left)
+    play_next = kt.play_next
+    ncols = heights.shape[0]
+    e, n_memo, memo_top, memo_run = work[4], work[5], work[6], work[7]
+    for c in range(ncols):
+        e[c] = heights[c]
+        n_memo[c] = 0
     total = 0.0
     for r in range(KIND_SLOTS):
         if unseen[r] > 0:
-            v = _leaf(kt, exposed, heights, kt.drawn[r], left, n_left - 1)
+            t = kt.drawn[r]
+            run = 0
+            for c in range(ncols):
+                hc = e[c]
+                if hc == 0:
+                    continue
+                nxt = play_next[t, exposed[c, hc]]
+                if nxt < 0:
+                    continue
+                after = -1  # the longest chain after playing column c onto top nxt
+                for k in range(n_memo[c]):
+                    if memo_top[c, k] == nxt:
+                        after = memo_run[c, k]
+                        break
+                if after < 0:
+                    e[c] -= 1
+                    after = longest_from(play_next, exposed, e, nxt, left - 1, work)
+                    e[c] += 1
+                    memo_top[c, n_memo[c]] = nxt
+                    memo_run[c, n_memo[c]] = after
+                    n_memo[c] += 1
+                if after + 1 > run:
+                    run = after + 1
+                    if run == left:
+                        break
+            v = WIN + (n_left - 1) if run >= left else -float(left - run)
             total += unseen[r] / n_left * v
     return total
 
 
 @nb.njit(cache=True, nogil=True)
-def _best_1(kt, exposed, heights, top, n_left, unseen):
+def _best_1(kt, exposed, heights, top, n_left, unseen, work):
     """Best depth-1 value over the chains available from (heights, top)."""
     n, eh, et, el, parent, move = enumerate_chains(kt, exposed, heights, top)
     candidates, count = chain_candidates(kt, exposed, eh, et, n, n_left)
     best = -1e300
     for j in range(count):
-        best = max(best, _value_1(kt, exposed, eh[candidates[j]], n_left, unseen))
+        best = max(best, _value_1(kt, exposed, eh[candidates[j]], n_left, unseen, work))
     return best
 
 
 @nb.njit(cache=True, nogil=True)
-def _value_2(kt, exposed, heights, n_left, unseen):
+def _value_2(kt, exposed, heights, n_left, unseen, work):
     """Depth-2 value: expected best depth-1 chain after the drawn kind."""
     left = heights.sum()
     if left == 0:
@@ -81,9 +179,17 @@ def _value_2(kt, exposed, heights, n_left, unseen):
         if unseen[r] > 0:
             p = unseen[r] / n_left
             unseen[r] -= 1
-            total += p * _best_1(kt, exposed, heights, kt.drawn[r], n_left - 1, unseen)
+            total += p * _best_1(kt, exposed, heights, kt.drawn[r], n_left - 1, unseen, work)
             unseen[r] += 1
     return total
+
+
+@nb.njit(cache=True, nogil=True)
+def _same_heights(eh, i, k):
+    for c in range(eh.shape[1]):
+        if eh[i, c] != eh[k, c]:
+            return False
+    return True
 
 
 @nb.njit(cache=True, nogil=True)
@@ -91,14 +197,22 @@ def lookahead_plan(depth, kt, exposed, heights, top, n_left, unseen, plan):
     """Plan: the best chain, then a draw (if the stock is not empty and cards remain)."""
     n, eh, et, el, parent, move = enumerate_chains(kt, exposed, heights, top)
     candidates, count = chain_candidates(kt, exposed, eh, et, n, n_left)
+    work = scratch(heights.shape[0], heights.sum())
+    values = np.empty(count, np.float64)
     best = -1e300
     best_i = -1
     for j in range(count):
         i = candidates[j]
-        if depth >= 2:
-            v = _value_2(kt, exposed, eh[i], n_left, unseen)
+        k = 0
+        while k < j and not _same_heights(eh, i, candidates[k]):
+            k += 1
+        if k < j:  # a value depends on the heights alone
+            v = values[k]
+        elif depth >= 2:
+            v = _value_2(kt, exposed, eh[i], n_left, unseen, work)
         else:
-            v = _value_1(kt, exposed, eh[i], n_left, unseen)
+            v = _value_1(kt, exposed, eh[i], n_left, unseen, work)
+        values[j] = v
         if v > best + 1e-9 or (v > best - 1e-9 and el[i] > el[best_i]):
             best = v
             best_i = i
