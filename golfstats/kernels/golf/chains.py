@@ -142,27 +142,35 @@ _NO_LIMIT = 1 << 62  # a golf position has at most 6**7 heights x a few tops: ne
 @nb.njit(cache=True, nogil=True)
 def longest_chain(play_next, exposed, heights, top):
     """The most cards one chain of plays can take from (heights, top): exact."""
-    best, finished = _longest_plain(play_next, exposed, heights, top, _PLAIN_BUDGET)
-    if finished:
-        return best
-    moves = np.empty(heights.sum() + 1, np.int64)
-    _, left, _, _ = fewest_left(play_next, exposed, heights, top, _NO_LIMIT, 10, moves)
-    return heights.sum() - left
+    total = heights.sum()
+    return longest_chain_in(play_next, exposed, heights, top, total, np.empty(heights.shape[0], np.int64),
+                            np.empty(total + 1, np.int64), np.empty(total + 1, np.int64),
+                            np.empty(total + 1, np.int64))
 
 
 @nb.njit(cache=True, nogil=True)
-def _longest_plain(play_next, exposed, heights, top, budget):
-    """Depth-first over every chain (no memory of visited positions) on a copy of
-    ``heights``: ``(longest, finished)``; not finished when ``budget`` positions were
-    visited before the search ended (its answer is then not used)."""
+def longest_chain_in(play_next, exposed, heights, top, total, h, tops, next_col, played):
+    """``longest_chain`` on work arrays the caller keeps (``total`` is ``heights.sum()``;
+    ``h`` one slot a column, the others ``total + 1``): a player asking often allocates
+    them once.  ``heights`` is left as given."""
+    best, finished = _longest_plain(play_next, exposed, heights, top, total, _PLAIN_BUDGET,
+                                    h, tops, next_col, played)
+    if finished:
+        return best
+    moves = np.empty(total + 1, np.int64)
+    _, left, _, _ = fewest_left(play_next, exposed, heights, top, _NO_LIMIT, 10, moves)
+    return total - left
+
+
+@nb.njit(cache=True, nogil=True)
+def _longest_plain(play_next, exposed, heights, top, total, budget, h, tops, next_col, played):
+    """Depth-first over every chain (no memory of visited positions) on ``h``, a copy of
+    ``heights``: ``(longest, finished)``; it stops as soon as a chain takes all ``total``
+    cards (nothing is longer), and is not finished when ``budget`` positions were visited
+    before the search ended (its answer is then not used)."""
     ncols = heights.shape[0]
-    h = heights.copy()
-    depth_max = 0
     for c in range(ncols):
-        depth_max += h[c]
-    tops = np.empty(depth_max + 1, np.int64)
-    next_col = np.empty(depth_max + 1, np.int64)
-    played = np.empty(depth_max + 1, np.int64)
+        h[c] = heights[c]
     tops[0] = top
     next_col[0] = 0
     sp = 0
@@ -187,6 +195,8 @@ def _longest_plain(play_next, exposed, heights, top, budget):
                     visited += 1
                     if sp > best:
                         best = sp
+                        if best == total:  # every card taken: nothing is longer
+                            return best, True
                     pushed = True
                     break
             c += 1

@@ -36,16 +36,14 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.constants import KIND_SLOTS
-from golfstats.kernels.golf.chains import chain_candidates, chain_plan, enumerate_chains
-from golfstats.kernels.golf.search import fewest_left
+from golfstats.kernels.golf.chains import (
+    chain_candidates,
+    chain_plan,
+    enumerate_chains,
+    longest_chain_in,
+)
 
 WIN = 1000.0
-
-#: Positions the plain depth-first search of ``longest_from`` visits before it hands the
-#: question to the search that visits each position once (``search.fewest_left``), as
-#: ``chains.longest_chain`` does.  Both are exact.
-_PLAIN_BUDGET = 20_000
-_NO_LIMIT = 1 << 62  # a golf position has at most 6**7 heights x a few tops: never reached
 
 
 @nb.njit(cache=True, nogil=True)
@@ -62,47 +60,9 @@ def scratch(ncols, cards):
 @nb.njit(cache=True, nogil=True)
 def longest_from(play_next, exposed, heights, top, total, work):
     """The most cards one chain of plays takes from (heights, top), ``total`` being
-    ``heights.sum()``: exact, as ``chains.longest_chain``.  ``heights`` is left as given."""
-    h, tops, next_col, played = work[0], work[1], work[2], work[3]
-    ncols = heights.shape[0]
-    for c in range(ncols):
-        h[c] = heights[c]
-    tops[0] = top
-    next_col[0] = 0
-    sp = 0
-    best = 0
-    visited = 0
-    while sp >= 0:
-        if visited >= _PLAIN_BUDGET:
-            moves = np.empty(total + 1, np.int64)
-            _, left, _, _ = fewest_left(play_next, exposed, heights, top, _NO_LIMIT, 10, moves)
-            return total - left
-        c = next_col[sp]
-        pushed = False
-        while c < ncols:
-            hc = h[c]
-            if hc > 0:
-                nxt = play_next[tops[sp], exposed[c, hc]]
-                if nxt >= 0:
-                    next_col[sp] = c + 1
-                    played[sp] = c
-                    h[c] -= 1
-                    sp += 1
-                    tops[sp] = nxt
-                    next_col[sp] = 0
-                    visited += 1
-                    if sp > best:
-                        best = sp
-                        if best == total:  # every card taken: nothing is longer
-                            return best
-                    pushed = True
-                    break
-            c += 1
-        if not pushed:
-            sp -= 1
-            if sp >= 0:
-                h[played[sp]] += 1
-    return best
+    ``heights.sum()``: ``chains.longest_chain`` on the decision's work arrays."""
+    return longest_chain_in(play_next, exposed, heights, top, total, work[0], work[1], work[2],
+                            work[3])
 
 
 @nb.njit(cache=True, nogil=True)
