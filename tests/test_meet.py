@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_solver import midgame
 
 from golfstats.board import Board
 from golfstats.deals import pysol_board, seeded_board
@@ -24,7 +25,6 @@ from golfstats.engine import score_moves
 from golfstats.reference import reference_solve
 from golfstats.rules import Draw, all_rule_sets, parse_variant
 from golfstats.solver import max_line, solver_scratch
-from tests.test_solver import midgame
 
 ANY_TIME = [r for r in all_rule_sets() if r.layout.has_stock and r.draw is Draw.ANY_TIME]
 KING_RULES = [parse_variant(v) for v in ("strict", "queens-on-kings", "putt-putt")]
