@@ -39,14 +39,22 @@ for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MK
 KING_RULES = ("strict", "queens-on-kings", "putt-putt")
 
 
-def _boards(rules, n: int, source: str, seed: int):
+def _boards(rules, n: int, source: str, seed: int, first: int = 1):
     from golfstats.deals import pysol_board, seeded_board
 
     if source == "auto":
         source = "seeded" if rules.jokers else "pysol"
     if source == "pysol":
-        return f"PySol deals 1-{n}", [pysol_board(rules, i) for i in range(1, n + 1)]
-    return f"seeded deals 0-{n - 1} of seed {seed}", [seeded_board(rules, seed, i) for i in range(n)]
+        numbers = range(first, first + n)
+        return f"PySol deals {first}-{first + n - 1}", [pysol_board(rules, i) for i in numbers]
+    indices = range(first - 1, first - 1 + n)
+    return (f"seeded deals {first - 1}-{first + n - 2} of seed {seed}",
+            [seeded_board(rules, seed, i) for i in indices])
+
+
+#: The clock of the timings: wall time, or (``--clock cpu``) this thread's CPU time, the
+#: steadier figure on a loaded machine.
+_clock = time.perf_counter
 
 
 def _peak_mb() -> float:
@@ -65,9 +73,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="solver goal (default %(default)s)")
     parser.add_argument("--compare", action="store_true",
                         help="golf: time the dispatched solver against the sweep alone, per deal")
+    parser.add_argument("--first", type=int, default=1,
+                        help="first deal (PySol number, or seeded index + 1; default %(default)s)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time by wall clock or by this thread's CPU time (default %(default)s)")
     args = parser.parse_args(argv)
-    if args.n <= 0:
-        parser.error("--n must be positive")
+    global _clock
+    _clock = time.perf_counter if args.clock == "wall" else time.thread_time
+    if args.n <= 0 or args.first <= 0:
+        parser.error("--n and --first must be positive")
     if args.compare:
         return _compare(args)
 
@@ -81,14 +95,14 @@ def main(argv: list[str] | None = None) -> int:
           f"{'states':>10} {'won':>6} {'peak MB':>8}  deals")
     for name in args.variant or KING_RULES:
         rules = parse_variant(name)
-        label, boards = _boards(rules, args.n, args.deals, args.seed)
+        label, boards = _boards(rules, args.n, args.deals, args.seed, args.first)
         for goal in goals:
             solve(boards[0], rules, goal=goal)  # warm-up: load the compiled kernels
             times, states, won = [], 0, 0
             for board in boards:
-                started = time.perf_counter()
+                started = _clock()
                 sol = solve(board, rules, goal=goal)
-                times.append(time.perf_counter() - started)
+                times.append(_clock() - started)
                 states += sol.states
                 won += sol.won
             n = len(boards)
@@ -136,12 +150,15 @@ def _compare(args) -> int:
     goals = ("strokes", "win") if args.goal == "both" else (args.goal,)
     print("command: " + shlex.join([sys.executable, *sys.argv]))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.1f}")
+          f"load average {os.getloadavg()[0]:.1f}, clock {args.clock}")
+    import golfstats
+
+    print(f"golfstats from {os.path.dirname(golfstats.__file__)}")
     print(f"{'variant':<22} {'goal':<8} {'deals':>6} | {'sweep ms: mean':>14} {'p99':>7} {'max':>7} | "
           f"{'new ms: mean':>12} {'p99':>7} {'max':>7} | {'speed-up':>8} {'disagree':>8}  deals")
     for name in args.variant or ("putt-putt", "strict"):
         rules = parse_variant(name)
-        label, boards = _boards(rules, args.n, args.deals, args.seed)
+        label, boards = _boards(rules, args.n, args.deals, args.seed, args.first)
         for goal in goals:
             win = goal == "win"
             solve(boards[0], rules, goal=goal)  # warm-up: load the compiled kernels
@@ -149,13 +166,13 @@ def _compare(args) -> int:
             old, new, disagree = [], [], 0
             for i, board in enumerate(boards):
                 for which in (i % 2, 1 - i % 2):  # alternate who goes first
-                    started = time.perf_counter()
+                    started = _clock()
                     if which == 0:
                         sol = solve(board, rules, goal=goal)
-                        new.append(time.perf_counter() - started)
+                        new.append(_clock() - started)
                     else:
                         ref = _sweep_solve(board, rules, win)
-                        old.append(time.perf_counter() - started)
+                        old.append(_clock() - started)
                 mine = (sol.won, sol.strokes, sol.stock_left)
                 disagree += (mine[0] != ref[0]) if win else (mine != ref)
             speed = statistics.fmean(old) / statistics.fmean(new)

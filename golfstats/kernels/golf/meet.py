@@ -17,7 +17,11 @@ is the card just turned.
   and ``val(h, card q - 1) > q`` gets ``T(h) = q`` (only heights labelled with that
   card are looked at: the queue entries of each top are linked), and un-playing from it
   labels its predecessors q.  End targets get ``T = P + 1``.  A label is set once, by
-  the first (highest) stage that reaches it.
+  the first (highest) stage that reaches it.  Where the top after a card does not
+  depend on the top it went on (no jokers, no dead Queens: putt-putt, strict,
+  queens-on-kings and their empty start), the labels are keyed on the kind of the
+  chain's first card instead of the top (``meet_backward``: the same answers, about a
+  fifth fewer states on putt-putt, PySol 1-300: 44.6k against 56.6k a deal).
 * **Meet**: the answer is yes iff some heights vector has ``F(h) < T(h)`` (reach it
   forward, draw up to stage ``T(h)``, finish backward).  Once the forward has closed
   stages 0..a and the backward stages P..a+1, a winning line has a draw from a stage
@@ -44,17 +48,29 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.constants import DRAW, N_KINDS
+from golfstats.kernels.constants import DRAW
 from golfstats.kernels.core import powers
+from golfstats.kernels.golf.meet_backward import (
+    ANY,
+    NO,
+    OVERFLOW,
+    YES,
+    backward_stage,
+    by_kind,
+    end_targets,
+    reset_backward,
+    unplay,
+    unplay_table,
+)
 from golfstats.kernels.golf.meet_forward import exposed_kinds, forward_stage, forward_to_end, reset_forward
 from golfstats.kernels.golf.meet_trace import CODE_MASK, TOP_MASK, trace_backward, trace_forward
 from golfstats.kernels.golf.sweep import COLUMNS, INF
 
-#: The top field of a backward queue entry that stands for every top (a new target).
-ANY = TOP_MASK
 #: Labelled states a solve may make before it hands the position to the sweep.  Chosen by
 #: measurement on putt-putt, PySol deals 1-300 (5,000 to 1,000,000 tried): 80,000 was the
-#: fastest mean with the sweep's time added for the 7% of deals that reach it.
+#: fastest mean with the sweep's time added for the 7% of deals that reach it.  With the
+#: backward keyed on kinds, 5% reach it (PySol 1-300); 120,000 (1%) measured the same
+#: mean on PySol 1-1000 (1.41-1.42x against 1.40-1.47x the sweep): it stays.
 MEET_BUDGET = 80_000
 #: The first question of goal strokes: a win with at least this many stock cards left.
 FIRST_QUESTION = 5
@@ -63,172 +79,17 @@ LOST_QUESTIONS = 2
 #: The forward's next stage is closed when its last one cost at most this many times the
 #: backward's last one.
 FORWARD_BIAS = 2
-YES, NO, OVERFLOW = 1, 0, -1
 
 
 @nb.njit(cache=True, nogil=True)
-def _unplay_table(play_next):
-    """CSR lists: row ``x * (n_tops + 1) + u`` holds the tops t with ``play_next[t, x] == u``;
-    row ``x * (n_tops + 1) + n_tops`` every top that accepts x."""
-    n_tops = play_next.shape[0]
-    rows = N_KINDS * (n_tops + 1)
-    start = np.zeros(rows + 1, np.int64)
-    for x in range(N_KINDS):
-        for t in range(n_tops):
-            u = play_next[t, x]
-            if u >= 0:
-                start[x * (n_tops + 1) + u + 1] += 1
-                start[x * (n_tops + 1) + n_tops + 1] += 1
-    for r in range(rows):
-        start[r + 1] += start[r]
-    fill = start[:-1].copy()
-    tops = np.empty(start[rows], np.int64)
-    for x in range(N_KINDS):
-        for t in range(n_tops):
-            u = play_next[t, x]
-            if u >= 0:
-                for r in (x * (n_tops + 1) + u, x * (n_tops + 1) + n_tops):
-                    tops[fill[r]] = t
-                    fill[r] += 1
-    return start, tops
-
-
-@nb.njit(cache=True, nogil=True)
-def _unplay(begin, exposed, h0, pw, start, tops, n_tops, kb, S, bq, links, bs, blist):
-    """Label the predecessors of ``bq[begin:]`` (each with its entry's label), breadth-first.
-    ``bs`` = [lowest stage closed, queue length, heights count, cost]; False on overflow."""
-    TS = S - 2
-    BS = S - 1
-    nb_ = bs[1]
-    nbl = bs[2]
-    head = bq.shape[0]
-    i = begin
-    while i < nb_:
-        e = bq[i]
-        i += 1
-        t = e & TOP_MASK
-        code = (e >> 6) & CODE_MASK
-        packed = e >> 25
-        label = kb[code * S + TS] if t == ANY else kb[code * S + t]
-        col = n_tops if t == ANY else t
-        for c in range(COLUMNS):
-            h = (packed >> (3 * c)) & 7
-            if h == h0[c]:
-                continue
-            x = exposed[c, h + 1]
-            row = x * (n_tops + 1) + col
-            pcode = code + pw[c]
-            pe = ((packed + (1 << (3 * c))) << 25) | (pcode << 6)
-            for j in range(start[row], start[row + 1]):
-                tp = tops[j]
-                slot = pcode * S + tp
-                if kb[slot] != 0:
-                    continue
-                if nb_ == bq.shape[0]:
-                    bs[1] = nb_  # what was labelled is recorded, so that it is reset
-                    bs[2] = nbl
-                    return False
-                kb[slot] = label
-                if kb[pcode * S + BS] == 0:
-                    kb[pcode * S + BS] = 1
-                    blist[nbl] = pe
-                    nbl += 1
-                bq[nb_] = pe | tp
-                links[nb_] = links[head + tp]  # the entries of one top, newest first
-                links[head + tp] = nb_
-                nb_ += 1
-    bs[1] = nb_
-    bs[2] = nbl
-    return True
-
-
-@nb.njit(cache=True, nogil=True)
-def _backward_stage(q, seed_top, exposed, h0, pw, start, tops, n_tops, kv, kb, S, bq, links, bs,
-                    blist):
-    """Close backward stage q.  Returns (status, meet entry): YES when a new ``T(h) = q``
-    meets a forward ``F(h) < q``."""
-    TS = S - 2
-    KMIN = S - 2
-    begin = bs[1]
-    nb_ = begin
-    i = links[bq.shape[0] + seed_top]
-    while i >= 0:  # the heights labelled with this top: the only candidates
-        e = bq[i] - seed_top
-        i = links[i]
-        code = (e >> 6) & CODE_MASK
-        if kb[code * S + TS] != 0 or kb[code * S + seed_top] <= q:
-            continue
-        kb[code * S + TS] = q
-        if kv[code * S + KMIN] < q:
-            bs[1] = nb_
-            return YES, e
-        if nb_ == bq.shape[0]:
-            bs[1] = nb_
-            return OVERFLOW, e
-        bq[nb_] = e | ANY
-        nb_ += 1
-    bs[1] = nb_
-    if not _unplay(begin, exposed, h0, pw, start, tops, n_tops, kb, S, bq, links, bs, blist):
-        return OVERFLOW, 0
-    bs[0] = q
-    bs[3] = bs[1] - begin
-    return NO, 0
-
-
-@nb.njit(cache=True, nogil=True)
-def _end_targets(h0, pw, limit, out):
-    """Entries (packed heights, code) of every heights vector <= ``h0`` with at most
-    ``limit`` cards, into ``out``; returns how many."""
-    n = 0
-    h = np.zeros(COLUMNS, np.int64)
-    while True:
-        total = 0
-        for c in range(COLUMNS):
-            total += h[c]
-        if total <= limit:
-            code = 0
-            packed = 0
-            for c in range(COLUMNS):
-                code += h[c] * pw[c]
-                packed |= h[c] << (3 * c)
-            out[n] = (packed << 25) | (code << 6)
-            n += 1
-        c = 0  # odometer over the heights with at most ``limit`` cards
-        while c < COLUMNS:
-            if h[c] < h0[c] and total < limit:
-                h[c] += 1
-                break
-            total -= h[c]
-            h[c] = 0
-            c += 1
-        if c == COLUMNS:
-            return n
-
-
-@nb.njit(cache=True, nogil=True)
-def _reset_backward(kb, S, bq, bs, blist):
-    for i in range(bs[1]):
-        e = bq[i]
-        t = e & TOP_MASK
-        if t != ANY:
-            kb[((e >> 6) & CODE_MASK) * S + t] = 0
-    for i in range(bs[2]):
-        code = (blist[i] >> 6) & CODE_MASK
-        kb[code * S + S - 2] = 0
-        kb[code * S + S - 1] = 0
-    bs[:] = 0
-
-
-@nb.njit(cache=True, nogil=True)
-def _question(P, L, last, limit, kt, exposed, h0, pw, stock, start, tops, kv, kb, S, fq, fs, flist,
+def _question(P, L, last, limit, kt, exposed, h0, pw, stock, bt, kv, kb, S, fq, fs, flist,
               fmask, bq, links, bs, blist):
     """Is there a line turning at most P cards to a tableau of at most L cards?  Returns
     (YES / NO / OVERFLOW, meet entry); the backward labels stay for the trace."""
     drawn = kt.drawn
-    n_tops = kt.play_next.shape[0]
     KMIN = S - 2
     links[bq.shape[0]:] = -1
-    n_end = _end_targets(h0, pw, L, blist)
+    n_end = end_targets(h0, pw, L, blist)
     bs[2] = n_end
     for i in range(n_end):
         e = blist[i]
@@ -240,7 +101,7 @@ def _question(P, L, last, limit, kt, exposed, h0, pw, stock, start, tops, kv, kb
             bs[1] = i + 1
             return YES, e
     bs[1] = n_end
-    if not _unplay(0, exposed, h0, pw, start, tops, n_tops, kb, S, bq, links, bs, blist):
+    if not unplay(0, exposed, h0, pw, bt, kb, S, bq, links, bs, blist):
         return OVERFLOW, 0
     bs[0] = P + 1
     bs[3] = bs[1]
@@ -259,8 +120,8 @@ def _question(P, L, last, limit, kt, exposed, h0, pw, stock, start, tops, kv, kb
                     return YES, e
         else:
             q = bs[0] - 1
-            status, e = _backward_stage(q, drawn[stock[q - 1]], exposed, h0, pw, start, tops,
-                                        n_tops, kv, kb, S, bq, links, bs, blist)
+            status, e = backward_stage(q, drawn[stock[q - 1]], exposed, h0, pw, bt, kv, kb, S,
+                                        bq, links, bs, blist)
             if status != NO:
                 return status, e
     return NO, 0
@@ -268,11 +129,13 @@ def _question(P, L, last, limit, kt, exposed, h0, pw, stock, start, tops, kv, kb
 
 @nb.njit(cache=True, nogil=True)
 def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, moves_out,
-                  budget):
+                  budget, key_by_kind=True):
     """Solve under draw any-time: ``(ok, won, strokes, stock_left, n_moves, states)``, the
     contract of ``sweep.sweep_any_time`` (same won, strokes and stock left; maybe another
     optimal line) when ``ok``; ``ok`` False (buffers restored) when a budget was reached
-    or the position does not fit the packed codes: the caller then sweeps."""
+    or the position does not fit the packed codes: the caller then sweeps.  The backward
+    states are keyed on the kind of a chain's first card where ``meet_backward.by_kind``
+    allows it and ``key_by_kind`` (else on the top: the tests compare the two)."""
     n = stock.shape[0]
     pw, full, spare = powers(heights)
     if spare > CODE_MASK or heights.max() > 7:
@@ -282,8 +145,9 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
     S = kt.stride
     KMIN = S - 2
     last = min(cap, n)
-    drawn, play_next = kt.drawn, kt.play_next
-    start, tops = _unplay_table(play_next)
+    play_next = kt.play_next
+    kinds = key_by_kind and by_kind(play_next, S)
+    bt = unplay_table(play_next, kt.accepts, kinds)
     bk = kb.view(np.uint8)  # the backward labels: a byte each (stages), a quarter of the cache
     fq = np.empty(budget, np.int64)
     flist = np.empty(spare, np.int64)
@@ -317,34 +181,34 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
         if hi - lo <= 1:
             break
         P = min(max(P, lo + 1), hi - 1)
-        status, e = _question(P, 0, last, budget, kt, exposed, heights, pw, stock, start, tops,
-                              kv, bk, S, fq, fs, flist, fmask, bq, links, bs, blist)
+        status, e = _question(P, 0, last, budget, kt, exposed, heights, pw, stock, bt, kv, bk, S,
+                              fq, fs, flist, fmask, bq, links, bs, blist)
         states += bs[1]
         if status == OVERFLOW:
             ok = False
         elif status == YES:
-            n_moves, hi = _line(e, P, exposed, heights, pw, stock, drawn, play_next, top0, full,
-                                kv, bk, S, moves_out)
+            n_moves, hi = _line(e, P, kt, kinds, exposed, heights, pw, stock, top0, full, kv, bk,
+                                S, moves_out)
             if stop_at_win or n_moves < 0:
                 lo = hi - 1
             P = max(lo + 1, hi - 2)
         else:
             lo = P
             P = (lo + hi) // 2 if hi <= last else last
-        _reset_backward(bk, S, bq, bs, blist)
+        reset_backward(bk, S, bq, bs, blist)
     won = ok and hi <= last
     left = 0
     if ok and not won:
         left = -1
         for L in range(1, LOST_QUESTIONS + 1):
-            status, e = _question(last, L, last, budget, kt, exposed, heights, pw, stock, start,
-                                  tops, kv, bk, S, fq, fs, flist, fmask, bq, links, bs, blist)
+            status, e = _question(last, L, last, budget, kt, exposed, heights, pw, stock, bt,
+                                  kv, bk, S, fq, fs, flist, fmask, bq, links, bs, blist)
             states += bs[1]
             if status == YES:
-                n_moves, k_end = _line(e, last, exposed, heights, pw, stock, drawn, play_next,
-                                       top0, full, kv, bk, S, moves_out)
+                n_moves, k_end = _line(e, last, kt, kinds, exposed, heights, pw, stock, top0,
+                                       full, kv, bk, S, moves_out)
                 left = L
-            _reset_backward(bk, S, bq, bs, blist)
+            reset_backward(bk, S, bq, bs, blist)
             if status == OVERFLOW:
                 ok = False
             if status != NO:
@@ -367,14 +231,15 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
 
 
 @nb.njit(cache=True, nogil=True)
-def _line(e, P, exposed, heights, pw, stock, drawn, play_next, top0, full, kv, kb, S, moves_out):
+def _line(e, P, kt, kinds, exposed, heights, pw, stock, top0, full, kv, kb, S, moves_out):
     """The line through the meeting heights ``e``: forward to it, draws to ``T(h)``, then
     backward to an end target.  Returns (n_moves, cards turned), n_moves -1 on an
     inconsistent table."""
-    n, k = trace_forward(e, exposed, heights, pw, play_next, stock, drawn, top0, full, kv, S,
-                         moves_out)
+    n, k = trace_forward(e, exposed, heights, pw, kt.play_next, stock, kt.drawn, top0, full, kv,
+                         S, moves_out)
     if n < 0:
         return -1, P
-    return trace_backward(e, k, n, P + 1, exposed, pw, play_next, stock, drawn, kb, S, moves_out)
+    return trace_backward(e, k, n, P + 1, exposed, pw, kt.play_next, kt.accepts, kinds, stock,
+                          kt.drawn, kb, S, moves_out)
 
 

@@ -14,8 +14,26 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.golf.meet_trace import CODE_MASK, TOP_MASK, trace_forward
+from golfstats.kernels.golf.meet_trace import CODE_MASK, TOP_MASK, play_child, trace_forward
 from golfstats.kernels.golf.sweep import COLUMNS, INF
+from golfstats.kernels.hashset import prefetch
+
+#: The forward asks for the label slots of the children of the entry this many places
+#: ahead in its queue before it reads them (their cache lines arrive meanwhile).  A small
+#: gain, measured on a loaded machine (putt-putt, PySol 1-300, CPU time, the best of 5:
+#: 2.87-2.94 ms a deal against 2.99-3.10 ms with 0, which turns it off).
+AHEAD = 8
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _prefetch_children(e, exposed, play_next, pw, kv, S):
+    t = e & TOP_MASK
+    code = (e >> 6) & CODE_MASK
+    packed = e >> 25
+    for c in range(COLUMNS):
+        child, u = play_child(exposed, play_next, pw, code, packed, t, c)
+        if child >= 0:
+            prefetch(kv, child * S + u)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -54,19 +72,17 @@ def forward_stage(p, seed_top, exposed, play_next, accepts, pw, kv, S, fq, fs, f
                 nf += 1
     i = begin
     while i < nf:
+        if AHEAD > 0 and i + AHEAD < nf:
+            _prefetch_children(fq[i + AHEAD], exposed, play_next, pw, kv, S)
         e = fq[i]
         i += 1
         t = e & TOP_MASK
         code = (e >> 6) & CODE_MASK
         packed = e >> 25
         for c in range(COLUMNS):
-            h = (packed >> (3 * c)) & 7
-            if h == 0:
+            child, u = play_child(exposed, play_next, pw, code, packed, t, c)
+            if child < 0:
                 continue
-            u = play_next[t, exposed[c, h]]
-            if u < 0:
-                continue
-            child = code - pw[c]
             slot = child * S + u
             if kv[slot] != INF:
                 continue

@@ -21,6 +21,20 @@ CODE_MASK = (1 << 19) - 1
 TOP_MASK = 63
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def play_child(exposed, play_next, pw, code, packed, t, c):
+    """Playing column c from heights ``packed`` (code ``code``) on top t: ``(child code,
+    new top)``, or ``(-1, -1)`` when the column is empty or its card does not go on t.
+    The one "children of a packed state" step of the forward, the trace and the prefetch."""
+    h = (packed >> (3 * c)) & 7
+    if h == 0:
+        return -1, -1
+    u = play_next[t, exposed[c, h]]
+    if u < 0:
+        return -1, -1
+    return code - pw[c], u
+
+
 @nb.njit(cache=True, nogil=True)
 def trace_forward(e, exposed, h0, pw, play_next, stock, drawn, top0, full, kv, S, moves_out):
     """Moves from the start to the heights of entry ``e`` at their first stage ``F(h)``.
@@ -76,11 +90,14 @@ def trace_forward(e, exposed, h0, pw, play_next, stock, drawn, top0, full, kv, S
 
 
 @nb.njit(cache=True, nogil=True)
-def trace_backward(e, q, n, end, exposed, pw, play_next, stock, drawn, kb, S, moves_out):
+def trace_backward(e, q, n, end, exposed, pw, play_next, accepts, kinds, stock, drawn, kb, S,
+                   moves_out):
     """Append to ``moves_out[:n]`` the moves from the heights of ``e``, standing at stage q,
     to an end target (``T == end``): draw up to ``T(h)``, then plays that keep the label
-    above the stage, drawing again at each heights vector whose ``T`` is later.  Returns
-    ``(n_moves, cards turned at the end)``."""
+    above the stage, drawing again at each heights vector whose ``T`` is later.  Labels
+    are keyed on the top, or (``kinds``) on the kind of the next card played (the label
+    of a top is then the best of the kinds it accepts).  Returns ``(n_moves, cards turned
+    at the end)``."""
     TS = S - 2
     code = (e >> 6) & CODE_MASK
     packed = e >> 25
@@ -99,14 +116,19 @@ def trace_backward(e, q, n, end, exposed, pw, play_next, stock, drawn, kb, S, mo
             return -1, q
         moved = False
         for c in range(COLUMNS):
-            h = (packed >> (3 * c)) & 7
-            if h == 0:
+            child, u = play_child(exposed, play_next, pw, code, packed, t, c)
+            if child < 0:
                 continue
-            u = play_next[t, exposed[c, h]]
-            if u < 0:
-                continue
-            child = code - pw[c]
-            v = max(kb[child * S + u], kb[child * S + TS])
+            v = kb[child * S + TS]
+            if kinds:
+                for d in range(COLUMNS):
+                    g = (packed >> (3 * d)) & 7
+                    if d == c:
+                        g -= 1
+                    if g > 0 and (accepts[u] >> exposed[d, g]) & 1:
+                        v = max(v, kb[child * S + exposed[d, g]])
+            else:
+                v = max(v, kb[child * S + u])
             if v > q:
                 moves_out[n] = c
                 n += 1
