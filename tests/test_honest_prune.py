@@ -2,6 +2,10 @@
 
 * ``memory.release_rows`` hands back the pages inside a range of rows (they read 0) and
   leaves every row outside it alone;
+* the value pass handing back the layer it has read (``solve.RELEASE_STEP`` values at a
+  time; here 1, so that small positions release) and zeroing the next by release gives
+  the same p and move values, exactly, as keeping them; ``winp.values_peak`` bounds it
+  between the largest layer and the two largest neighbours;
 * reach releasing the W, G and ONE rows of each level it has done (the default of
   ``solve_win``) finds the same Dr and Q bit for bit, and its peak of rows alive drops
   where the rows span whole pages;
@@ -21,7 +25,7 @@ from positions import positions
 from golfstats import honest_table
 from golfstats.board import format_board
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest import memory, ones, reach, solve, wins
+from golfstats.kernels.honest import memory, ones, reach, solve, winp, wins
 from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
 from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 from golfstats.reference.expectimax import reference_move_values, reference_odds
@@ -63,6 +67,56 @@ def test_release_rows_zeroes_whole_pages_inside_the_range_only():
     np.testing.assert_array_equal(small[300:], keep[300:])
     assert (small == 0).sum() * 8 == released  # whole pages, every word of them 0
     assert memory.release_rows(small, 5, 5) == 0
+
+
+def test_zero_values_and_release_upto():
+    vals = np.arange(1.0, 20001.0)
+    memory.zero_values(vals, 15000)
+    assert not vals[:15000].any()
+    np.testing.assert_array_equal(vals[15000:], np.arange(15001.0, 20001.0))
+    vals = np.arange(1.0, 20001.0)
+    done = memory.release_upto(vals, 0, 10, 1)  # not a page on yet: nothing
+    assert done == 0 and vals.all()
+    done = memory.release_upto(vals, 0, 9000, 1)
+    assert 0 < done <= 9000 and (vals == 0).sum() * 8 >= memory.PAGE  # whole pages below done
+    np.testing.assert_array_equal(vals[done:], np.arange(done + 1.0, 20001.0))
+    assert memory.release_upto(vals, done, 9000 + 8, 1) == done
+
+
+@pytest.mark.parametrize("variant", ["putt-putt", "strict", "putt-putt+when-stuck"])
+def test_value_pass_releasing_layers_changes_nothing(variant, monkeypatch):
+    rules = parse_variant(variant)
+    for board in positions(rules, 59, 5, 3000, min_stock=8, max_stock=8):
+        kt, a, top, m0 = _kernel_args(rules, board)
+        with monkeypatch.context() as m:
+            m.setattr(solve, "RELEASE_STEP", 0)  # nothing handed back
+            keep = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+        with monkeypatch.context() as m:
+            m.setattr(solve, "RELEASE_STEP", 1)
+            freed = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+        where = f"{rules.id}\n{format_board(board, rules)}"
+        assert freed.p == keep.p, where
+        np.testing.assert_array_equal(freed.moves_p, keep.moves_p)
+        # the bound allows a page and a batch each side: a small position gains nothing
+        assert freed.stats["value_bytes"] <= keep.stats["value_bytes"] + 4 * memory.PAGE, where
+
+
+def test_values_peak_lies_between_one_layer_and_two():
+    m0 = np.zeros(STOCK_KINDS, np.int64)
+    m0[[1, 3, 5, 8]] = [2, 1, 3, 2]
+    pwd, size, order, layer_start = d_codes(m0)
+    rng = np.random.default_rng(5)
+    dcnt = rng.integers(0, 300, size)
+    n = layer_start.shape[0] - 2
+    off = np.zeros(size, np.int64)
+    lsize = np.zeros(n + 1, np.int64)
+    for j in range(n + 1):
+        for d in order[layer_start[j]:layer_start[j + 1]]:
+            off[d] = lsize[j]
+            lsize[j] += dcnt[d]
+    peak = winp.values_peak(order, layer_start, off, dcnt, lsize, m0, pwd, 0)
+    assert lsize.max() <= peak <= max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))
+    assert peak < max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))  # it frees as it goes
 
 
 @pytest.mark.parametrize("variant", ["putt-putt", "strict", "putt-putt+when-stuck"])

@@ -66,3 +66,41 @@ def level_rows(idx, by_level, lo, hi):
     if count == 0:
         return 0, 0, 0
     return first, end, count
+
+
+@nb.njit(cache=True, nogil=True)
+def release_values(vals, lo, hi):
+    """Release the pages wholly inside ``vals[lo:hi]`` (a 1-d array; they read 0 after).
+    Returns the bytes released."""
+    if hi <= lo:
+        return 0
+    return release_rows(vals[lo:hi].reshape((hi - lo, 1)), 0, hi - lo)
+
+
+@nb.njit(cache=True, nogil=True)
+def zero_values(vals, n):
+    """``vals[:n] = 0``, by handing back the pages wholly inside (they read 0 and cost
+    nothing until written) and writing the parts of pages at either end."""
+    if n <= 0:
+        return
+    base = vals.ctypes.data
+    item = vals.itemsize
+    first = min(n, ((base + PAGE - 1) // PAGE * PAGE - base + item - 1) // item)
+    last = max(first, ((base + n * item) // PAGE * PAGE - base) // item)
+    vals[:first] = 0
+    vals[last:n] = 0
+    release_values(vals, first, last)
+
+
+@nb.njit(cache=True, nogil=True)
+def release_upto(vals, done, end, step):
+    """Hand back the pages of ``vals`` from element ``done`` (where the last call stopped,
+    0 at first) up to the last page boundary at or before element ``end``, once that is
+    at least ``step`` elements on.  Returns where it stopped (the new ``done``)."""
+    base = vals.ctypes.data
+    item = vals.itemsize
+    stop = ((base + end * item) // PAGE * PAGE - base) // item
+    if stop - done < step:
+        return done
+    release_values(vals, done, stop)
+    return stop

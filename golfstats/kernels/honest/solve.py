@@ -33,8 +33,9 @@ from golfstats.kernels.core import powers
 from golfstats.kernels.honest import blocks, ones, policy, reach, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
+from golfstats.kernels.honest.memory import PAGE, zero_values
 from golfstats.kernels.honest.space import BITS, COLUMNS, STROKES, d_codes, dense_of, packed_codes
-from golfstats.kernels.honest.winp import layer_step, set_sure
+from golfstats.kernels.honest.winp import layer_step, set_sure, values_peak
 
 #: Drawn multisets (D-codes) up to which ``solve_win`` first finds the heights reachable
 #: positions play or draw at, and computes W there only (``reach.reachable_heights``,
@@ -42,6 +43,10 @@ from golfstats.kernels.honest.winp import layer_step, set_sure
 #: far more than the reachable part.  Above it, W covers every height (the reach pass
 #: without W would cost as much as W).
 PRUNE_MAX_DRAWN = 1 << 12
+
+#: Values of the layer read handed back at a time at least (``winp.layer_step``; fewer,
+#: larger calls).
+RELEASE_STEP = 1 << 16
 
 #: What ``solve_win`` keeps of the values: two layers, every p (for the expected strokes),
 #: or two layers and the blocks the stock order visits (for a play-out without e).
@@ -208,7 +213,14 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
             lsize[j] += dcnt[d]
     lbase = np.concatenate(([0], np.cumsum(lsize)))
     big = max(int(qcnt.max()), 1)
-    values = 8 * (int(lbase[-1]) if keep == KEEP_ALL else 2 * int(lsize.max()))
+    release = RELEASE_STEP if keep != KEEP_ALL else 0
+    if keep == KEEP_ALL:
+        values = 8 * int(lbase[-1])
+    elif release:  # two layers, handed back as read and written as needed (``memory``)
+        values = 8 * int(values_peak(order, layer_start, off, dcnt, lsize, m0, pwd,
+                                     release + PAGE // 8))
+    else:
+        values = 8 * max(int(lsize[j] + lsize[j - 1]) for j in range(1, n + 1)) if n else 8
     second = (dr.nbytes + q.nbytes + sure.nbytes + values + big * (n_tops * 8 + 16) + int(lsize.max()) * 4
               + g_size * 20 + hinv.nbytes
               + (dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if keep != KEEP_LAYERS else 0))
@@ -243,11 +255,11 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
             above, below = layer_vals[j], layer_vals[j - 1] if j > 0 else layer_vals[0]
         else:
             above, below = pair[j & 1], pair[(j - 1) & 1]
-            if j > 0:
-                below[:lsize[j - 1]] = 0.0
+            if j > 0:  # (pages the last step handed back read 0 and cost nothing until written)
+                zero_values(below, lsize[j - 1])
         result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j,
                             dr, dcnt, q, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
-                            moves)
+                            moves, release)
         if j > 0:
             done += int(result)
             if prune:
