@@ -44,6 +44,9 @@ def test_each_order_is_a_fresh_tables_and_the_twins(variant, goal):
         assert abs(played.won.mean() - played.odds.win_p) < 1e-9
         if goal == "win-strokes":
             assert abs(played.strokes.mean() - played.odds.expected_strokes) < 1e-9
+        else:  # goal win keeps every p for the play-outs and never pays for the policy's e
+            assert math.isnan(played.odds.expected_strokes)
+            assert played.odds.stats.policy_states == 0
 
 
 def test_one_table_for_all_orders(table_builds):
