@@ -19,9 +19,9 @@ from golfstats.kernels.golf.sweep import COLUMNS, INF
 from golfstats.kernels.hashset import prefetch
 
 #: The forward asks for the label slots of the children of the entry this many places
-#: ahead in its queue before it reads them (their cache lines arrive meanwhile).  A small
-#: gain, measured on a loaded machine (putt-putt, PySol 1-300, CPU time, the best of 5:
-#: 2.87-2.94 ms a deal against 2.99-3.10 ms with 0, which turns it off).
+#: ahead in its queue before it reads them (their cache lines arrive meanwhile).  At most
+#: a small gain, within the noise of a loaded machine (putt-putt, PySol 1-300, CPU time,
+#: the best of 5: 2.87-2.94 ms a deal against 2.99-3.10 ms with 0, which turns it off).
 AHEAD = 8
 
 
