@@ -15,6 +15,13 @@ for ``STROKES``) and returns a ``Solution``: the values, the per-move values, th
   (``Table.value_at``).  Goal ``STROKES`` keeps one order's blocks only: ``Keep.ALL`` is
   refused for it.
 
+A position with at most ``DIRECT_MAX_STOCK`` stock cards and ``Keep.VALUE`` is valued by
+the direct search (``kernels.honest.direct``: the doc's recursion memoised, no tables),
+faster there than the tables' passes; it keeps no ``Table``, so a position whose table is
+asked for (``hint``, ``review``, the ``optimal`` play-outs) is always the tables'.  The
+threshold was chosen on ``benchmarks/bench_optimal.py --mid-only --mid-stock K``
+(docs/honest-play.md, "Small positions: the direct search").
+
 Kernels and numpy are imported inside the functions: importing this module stays cheap.
 """
 

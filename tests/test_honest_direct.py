@@ -85,12 +85,7 @@ def test_direct_goal_win_is_p_alone(variant, direct_always):
 
 
 def _mid(rules, stock: int, count: int):
-    old = bench_optimal.MID_STOCK
-    bench_optimal.MID_STOCK = stock
-    try:
-        return bench_optimal.mid_boards(rules, count, 1)
-    finally:
-        bench_optimal.MID_STOCK = old
+    return bench_optimal.mid_boards(rules, count, 1, stock)
 
 
 @pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt"])

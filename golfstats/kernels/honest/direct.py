@@ -1,7 +1,8 @@
 """The honest expectimax of a small position, directly: the doc's recursion around draws
 (``docs/honest-play.md``, "The same computation, organised around draws") as a memoised
 depth-first search, for positions with few stock cards left (``honest_table`` picks it
-below ``DIRECT_MAX_STOCK``; above it the tables of ``solve``).
+with at most ``DIRECT_MAX_STOCK`` stock cards when no table is kept; else the tables of
+``solve``).
 
     V(h, D) = sum over kinds r left of  P(r | D) * best over the endpoints (h', t') of the
               chains from (h, drawn(r)) of  W(h', D + r)
@@ -19,10 +20,14 @@ largest p; ties within TOL by the smallest e, then the fewest cards; where the b
 most TOL the fewest cards, then the smallest e; ``STROKES`` the smallest e, ties by the
 largest p, then the fewest cards; remaining ties to the first endpoint in list order.
 
-Nothing is pruned: every value is the recursion's own, so the cost is the reachable
-drawn-from states times their kinds and endpoints; it grows about fourfold a stock card
-(benchmarks/README.md).  A search that reaches ``max_states`` stops and says so (the caller
-falls back to the tables or reports the position unresolved).  No I/O, no RNG.
+Nothing is bounded: every value is the recursion's own.  The one shortcut (goals win and
+win-strokes): a state ``lost.dead`` finds lost is worth p = 0 (Fact 1), and so is every
+state after it, so below it only the fewest-cards endpoints are valued (the doc's rule
+where nothing can be won).  The cost is about the reachable drawn-from states times their
+kinds and endpoints: it grows threefold or more a stock card, faster than the tables'
+(docs/honest-play.md, "Small positions: the direct search").  A search that reaches
+``max_states`` stops and says so (the caller falls back to the tables or reports the
+position unresolved).  No I/O, no RNG.
 """
 
 from __future__ import annotations
