@@ -273,11 +273,13 @@ def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
             return solution
     order = arrays.stock if keep is Keep.ORDER else np.zeros(0, np.int64)
     if goal is not Goal.STROKES:
-        if goal is Goal.WIN_STROKES:
+        strokes = goal is Goal.WIN_STROKES  # the policy's e reads every p: keep all
+        if strokes:
             kernel_keep = KEEP_ALL
         else:
             kernel_keep = {Keep.VALUE: KEEP_LAYERS, Keep.ORDER: KEEP_PATH, Keep.ALL: KEEP_ALL}[keep]
         sol = solve_win(kt, arrays.exposed, arrays.heights, top_id, m0, keep=kernel_keep,
+                        strokes=strokes,
                         stock_order=order if keep is Keep.ORDER else None,
                         max_states=max_states, max_bytes=memory, progress=progress)
         st = sol.stats

@@ -61,3 +61,20 @@ def mid_game_positions(rules: Rules, count: int, seed: int, max_stock: int = 8,
 @pytest.fixture
 def example_board() -> Board:
     return parse_board(PYSOL_1, parse_variant("strict"))
+
+
+@pytest.fixture
+def table_builds(monkeypatch) -> list[int]:
+    """Count the honest tables built: a list that grows by one at every call of the
+    kernel entry ``solve_win`` (which still runs)."""
+    import golfstats.kernels.honest.solve as solve
+
+    calls: list[int] = []
+    kernel = solve.solve_win
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return kernel(*args, **kwargs)
+
+    monkeypatch.setattr(solve, "solve_win", counted)
+    return calls

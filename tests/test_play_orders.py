@@ -44,25 +44,18 @@ def test_each_order_is_a_fresh_tables_and_the_twins(variant, goal):
         assert abs(played.won.mean() - played.odds.win_p) < 1e-9
         if goal == "win-strokes":
             assert abs(played.strokes.mean() - played.odds.expected_strokes) < 1e-9
+        else:  # goal win keeps every p for the play-outs and never pays for the policy's e
+            assert math.isnan(played.odds.expected_strokes)
+            assert played.odds.stats.policy_states == 0
 
 
-def test_one_table_for_all_orders(monkeypatch):
-    import golfstats.kernels.honest.solve as solve
-
-    calls = []
-    kernel = solve.solve_win
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return kernel(*args, **kwargs)
-
-    monkeypatch.setattr(solve, "solve_win", counted)
+def test_one_table_for_all_orders(table_builds):
     rules = parse_variant("putt-putt")
     board = mid_game_positions(rules, count=1, seed=5, max_stock=5, max_cards=10)[0]
     rng = np.random.default_rng(1)
     stocks = [tuple(rng.permutation(board.stock).tolist()) for _ in range(8)]
     played = play_orders(board, rules, stocks, "win")
-    assert calls == [1] and len(played.won) == 8
+    assert table_builds == [1] and len(played.won) == 8
 
 
 def test_strokes_keeps_one_order_and_unresolved_falls_back():

@@ -76,20 +76,10 @@ def test_values_and_costs_are_the_twins(variant, policy):
     assert some_cost > 0, "the sample should hold moves that give something away"
 
 
-def test_a_whole_game_is_one_table(monkeypatch):
-    import golfstats.kernels.honest.solve as solve
-
-    calls = []
-    kernel = solve.solve_win
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return kernel(*args, **kwargs)
-
-    monkeypatch.setattr(solve, "solve_win", counted)
+def test_a_whole_game_is_one_table(table_builds):
     (game,) = _games("putt-putt", 3, 1, "greedy")
     result = review(game)
-    assert len(result.moves) == len(game.moves) > 1 and calls == [1]
+    assert len(result.moves) == len(game.moves) > 1 and table_builds == [1]
 
 
 def test_review_command_reads_what_play_writes(tmp_path):

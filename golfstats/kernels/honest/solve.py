@@ -44,7 +44,8 @@ from golfstats.kernels.honest.winp import layer_step
 PRUNE_MAX_DRAWN = 1 << 12
 
 #: What ``solve_win`` keeps of the values: two layers, every p (for the expected strokes),
-#: or two layers and the blocks the stock order visits (for a play-out without e).
+#: or two layers and the blocks the stock order visits (for a play-out without e).  Every p
+#: serves play-outs on any order (goal win) and, with ``strokes``, the policy's e.
 KEEP_LAYERS, KEEP_ALL, KEEP_PATH = 0, 1, 2
 
 
@@ -124,13 +125,15 @@ def _refused(out, wstats, first: int):
 POLICY_BYTES_PER_STATE = 144
 
 
-def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=None,
-              max_states=None, max_bytes=None, progress=None):
+def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=False,
+              stock_order=None, max_states=None, max_bytes=None, progress=None):
     """Goal win: the chance of winning of the position (heights0, top0) with stock
-    multiset ``m0``, and with ``keep=KEEP_ALL`` the policy's expected strokes.
+    multiset ``m0``; with ``strokes`` (which needs ``keep=KEEP_ALL``) also the win-strokes
+    policy's expected strokes (goal win-strokes).  Goal win alone never pays for them,
+    whatever it keeps.
 
-    ``max_states`` bounds the states valued (Q, and with the policy's own states under
-    ``KEEP_ALL``), ``max_bytes`` the memory: the bit rows of the first passes are checked
+    ``max_states`` bounds the states valued (Q, and with ``strokes`` the policy's own
+    states), ``max_bytes`` the memory: the bit rows of the first passes are checked
     after each pass (a pass may overshoot by its own growth before the check), the value
     pass before it starts (its size is known then), and the policy's table as it grows
     (``POLICY_BYTES_PER_STATE`` each, at its peak while doubling, within what the value
@@ -139,6 +142,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
     value pass's ``info`` has ``work``, its states, and ``work_done``, those of the layers
     valued so far).
     """
+    if strokes and keep != KEEP_ALL:
+        raise ValueError("the expected strokes read every p: they need keep=KEEP_ALL")
     out = WinSolution()
     say = progress or (lambda *_: None)
     pw, full, g_size = powers(heights0)
@@ -250,7 +255,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, stock_order=
             at += len(v)
         out.sol = (dr, blocks.rank_index(dr), poff,
                    np.concatenate(flat) if flat else np.zeros(1, np.float64), hmap)
-    if keep == KEEP_ALL:
+    if strokes:
         say("strokes", 0, 1, {})
         budget = max_states - states if max_states is not None else 1 << 40
         if max_bytes is not None:
