@@ -212,7 +212,7 @@ def _tables(rules: Rules, board: Board, top: Top | None):
 #: stock cards; above it the tables.  Chosen on ``benchmarks/bench_optimal.py --mid-only``
 #: (docs/honest-play.md, "Small positions: the direct search"; benchmarks/README.md).
 DIRECT_MAX_STOCK = 4
-#: The direct search gives up (and the tables answer) past this many memoised states.
+#: The direct search gives up (and the tables answer) at this many memoised states.
 DIRECT_MAX_STATES = 4_000_000
 
 
@@ -225,26 +225,26 @@ def uses_direct(stock: int, keep: Keep) -> bool:
 
 def _direct(kt, arrays, top_id: int, m0, goal: Goal, max_states: int | None, memory: int,
             started: float) -> Solution | None:
-    """The direct search's solution, or None when it stopped at ``DIRECT_MAX_STATES`` (the
-    tables then answer, under the caller's budgets).  A budget of the caller's below that
-    cap makes it unresolved here, with the states it had memoised."""
+    """The direct search's solution, or None when it stopped at its cap: ``DIRECT_MAX_STATES``,
+    the caller's ``max_states`` or what ``memory`` holds, whichever is least.  The tables
+    then answer under the caller's budgets (and report the position unresolved if it is
+    over them), so a budget gives the verdict it gave before the direct search existed."""
     from golfstats.kernels.honest.direct import BYTES_PER_STATE, solve_direct
     from golfstats.kernels.honest.space import STROKES, WIN
 
-    cap = min(DIRECT_MAX_STATES, memory // BYTES_PER_STATE)
-    own = max_states is not None and max_states < cap
-    if own:
-        cap = max(int(max_states), 1)
+    cap = min(DIRECT_MAX_STATES, max(memory // BYTES_PER_STATE, 1))
+    if max_states is not None:
+        cap = min(cap, max(int(max_states), 1))
     ok, root, mp, me, states, peak = solve_direct(
         kt, arrays.exposed, arrays.heights, top_id, m0, STROKES if goal is Goal.STROKES else WIN,
         cap)
-    if not ok and not own:
+    if not ok:
         return None
     stats = Stats(int(states), time.perf_counter() - started, int(peak), int(states), direct=True)
     if goal is Goal.WIN:  # the same p; e is not part of goal win's value
         root[1] = np.nan
         me[:] = np.nan
-    return Solution(bool(ok), float(root[0]), float(root[1]), mp, me, stats, None)
+    return Solution(True, float(root[0]), float(root[1]), mp, me, stats, None)
 
 
 def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,

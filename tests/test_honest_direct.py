@@ -9,8 +9,9 @@ dispatch in ``golfstats.honest_table.compute``.
   (``benchmarks/bench_optimal.mid_boards``) with stock cards at, below and above the
   threshold ``DIRECT_MAX_STOCK``;
 * the dispatch: the direct search below the threshold and for ``Keep.VALUE`` only, the
-  tables otherwise; a state budget too small reports the position unresolved; a memo over
-  ``DIRECT_MAX_STATES`` falls back to the tables;
+  tables otherwise; a direct search stopped by a budget (``max_states``) or by
+  ``DIRECT_MAX_STATES`` falls back to the tables, which report the position unresolved
+  when it is over the budget for them too;
 * the lost-state test (``honest.lost.dead``) says "lost" only where the twin's p is 0, and
   it does say so on some of these positions (a case it changes) and not where p > 0.
 """
@@ -124,13 +125,31 @@ def test_dispatch_by_stock_and_keep():
 
 
 def test_budget_too_small_is_unresolved():
+    """A state budget stops the direct search; the tables then answer under the same budget
+    and report the position unresolved when it is over it too."""
     rules = parse_variant("strict")
     board = next(b for b in _mid(rules, honest_table.DIRECT_MAX_STOCK, 20)
                  if compute(b, rules, Goal.WIN_STROKES).stats.states > 2)
-    sol = compute(board, rules, Goal.WIN_STROKES, max_states=2)
-    assert not sol.resolved and sol.stats.direct and sol.stats.states >= 2
-    assert math.isnan(sol.win_p) and np.all(np.isnan(sol.moves_p))
+    sol = compute(board, rules, Goal.WIN_STROKES, max_states=1)
+    assert not sol.resolved and not sol.stats.direct
+    assert math.isnan(sol.win_p) and sol.table is None
     assert compute(board, rules, Goal.WIN_STROKES, max_states=10**6).resolved
+
+
+def test_budget_below_the_direct_search_the_tables_answer():
+    """Where the direct search needs more states than the budget but the tables fit in it,
+    the tables' value comes back, as before the direct search existed."""
+    rules = parse_variant("putt-putt")
+    for board in _mid(rules, honest_table.DIRECT_MAX_STOCK, 40):
+        direct = compute(board, rules, Goal.WIN_STROKES)
+        tables = compute(board, rules, Goal.WIN_STROKES, keep=Keep.ORDER)
+        if 2 * tables.stats.states < direct.stats.states:
+            break
+    else:
+        pytest.fail("no position where the tables value fewer states than the direct search")
+    sol = compute(board, rules, Goal.WIN_STROKES, max_states=2 * tables.stats.states)
+    assert sol.resolved and not sol.stats.direct
+    assert _close(sol.win_p, direct.win_p) and _close(sol.expected_strokes, direct.expected_strokes)
 
 
 def test_memo_overflow_falls_back_to_tables(monkeypatch):
