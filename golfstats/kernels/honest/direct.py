@@ -26,8 +26,8 @@ state after it, so below it only the fewest-cards endpoints are valued (the doc'
 where nothing can be won).  The cost is about the reachable drawn-from states times their
 kinds and endpoints: it grows threefold or more a stock card, faster than the tables'
 (docs/honest-play.md, "Small positions: the direct search").  A search that reaches
-``max_states`` stops and says so (the caller falls back to the tables or reports the
-position unresolved).  No I/O, no RNG.
+``max_states`` stops and says so (not resolved; ``honest_table`` then asks the tables,
+which report the position unresolved if it is over their budget too).  No I/O, no RNG.
 """
 
 from __future__ import annotations
