@@ -191,8 +191,8 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
     scale_note = ""
     if config.scale != 1.0:
         scale_note = (f"\n> **Smoke run at scale {config.scale}:** every size is {config.scale:g} of the "
-                      "study's, so the intervals are wide and the +/-0.5% target is not met. "
-                      "Run `golfstats study` (scale 1) for the real results.\n")
+                      f"study's, so the intervals are wide and the +/-{config.half_width:.1%} target is "
+                      "not met. Run `golfstats study` (scale 1) for the real results.\n")
     par_chart = ("![Round totals and par](charts/par_rounds.png)\n"
                  if (Path(config.out) / "charts" / "par_rounds.png").is_file() else "")
     exact_vs = cmp_df.filter(pl.col("a") == CLAIRVOYANT) if not cmp_df.is_empty() else cmp_df

@@ -29,6 +29,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.honest.blocks import block_list
+from golfstats.kernels.honest.memory import release_upto, release_values
 from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
 
 #: Accepting tops per card kind read by the plain rules' inner loop (padded with the
@@ -98,7 +99,7 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, 
 
 @nb.njit(cache=True, nogil=True)
 def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, dr, dcnt,
-               q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves):
+               q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves, release):
     """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
     at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
     the largest block and one slot more than the tops; ``pos`` (its last row) and ``vg``
@@ -106,7 +107,10 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
     ``moves[COLUMNS]`` (after a draw, NaN when illegal); else returns the states valued.
     ``dr`` and ``q`` are over compact heights codes, ``hinv`` their dense codes (in
-    increasing order, so a block's states stay in increasing dense code)."""
+    increasing order, so a block's states stay in increasing dense code).  With
+    ``release`` > 0 the pages of ``vals_j`` are handed back as its blocks are read (each
+    is read once, in order; ``release`` values or more at a time), and all of it at the
+    end: it reads 0 afterwards."""
     n = layer_start.shape[0] - 2
     play_next = kt.play_next
     inv_n, inv = accepting_tops(play_next)
@@ -137,8 +141,11 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             if dcnt[d]:
                 src_at[d] = at
                 at += _dense(hinv, src[at:], block_list(dr[d], src[at:]))
+    done = 0
     for oi in range(layer_start[j], layer_start[j + 1]):
         dd = order[oi]
+        if release > 0 and j > 0:
+            done = release_upto(vals_j, done, off[dd], release)  # the blocks before dd are read
         if qcnt[dd] == 0 and j > 0:
             continue
         if j > 0:
@@ -177,6 +184,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             pos[ql[i]] = zero_row
         if j == 0:
             return value
+    if release > 0:
+        release_values(vals_j, done, vals_j.shape[0])
     return float(valued)
 
 
@@ -212,3 +221,46 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
     if n > 0 and (not kt.when_stuck or kt.accepts[top0] & seen == 0):
         moves[COLUMNS] = vg[full]
     return bv[pos[full], top0]
+
+
+@nb.njit(cache=True, nogil=True)
+def set_sure(order, layer_start, j, dr, sure, off, vals):
+    """p = 1 for the drawn-from states of layer j in ``sure`` (Dr's states in ONE, D-major
+    as ``dr``, inside it): their draws were not followed, so what the layer above added
+    to them is not their value; 1 is (``honest.ones``)."""
+    for oi in range(layer_start[j], layer_start[j + 1]):
+        d = order[oi]
+        k = off[d]
+        for w in range(dr.shape[1]):
+            a = dr[d, w]
+            if a == 0:
+                continue
+            s = sure[d, w]
+            while a:
+                low = a & (~a + np.uint64(1))
+                if s & low:
+                    vals[k] = 1.0
+                k += 1
+                a ^= low
+
+
+@nb.njit(cache=True, nogil=True)
+def values_peak(order, layer_start, off, dcnt, lsize, m0, pwd, step):
+    """An upper bound on the values alive at once when ``layer_step`` hands back what it
+    has read (``release``): in the step of layer j, before block D', the values of layer j
+    from D' on (those before are handed back, but for at most ``step`` values: the
+    release's batch and a page) and the pages of layer j - 1 up to the highest value
+    written so far (a block D' writes to the blocks D' - r, every value at or below that
+    mark; ``step`` again for its last page)."""
+    peak = 0
+    n = layer_start.shape[0] - 2
+    for j in range(n, 0, -1):
+        mark = 0
+        for oi in range(layer_start[j], layer_start[j + 1]):
+            d2 = order[oi]
+            peak = max(peak, lsize[j] - max(off[d2] - step, 0) + mark + step)
+            for r in range(m0.shape[0]):
+                if (d2 // pwd[r]) % (m0[r] + 1) >= 1:
+                    d = d2 - pwd[r]
+                    mark = max(mark, off[d] + dcnt[d])
+    return peak

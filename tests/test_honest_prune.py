@@ -1,0 +1,201 @@
+"""Goal win's first passes, made smaller without changing a value (``kernels/honest/``):
+
+* ``memory.release_rows`` hands back the pages inside a range of rows (they read 0) and
+  leaves every row outside it alone;
+* the value pass handing back the layer it has read (``solve.RELEASE_STEP`` values at a
+  time; here 1, so that small positions release) and zeroing the next by release gives
+  the same p and move values, exactly, as keeping them; ``winp.values_peak`` bounds it
+  between the largest layer and the two largest neighbours;
+* reach releasing the W, G and ONE rows of each level it has done (the default of
+  ``solve_win``) finds the same Dr and Q bit for bit, and its peak of rows alive drops
+  where the rows span whole pages;
+* the rows ONE (``honest.ones``) are exactly the drawn-from states whose p is 1 (the
+  kernel's own values, which the twin tests hold to the reference), inside W;
+* ``solve_win(prune=True)`` (off by default) leaves out what follows the draws from those
+  states on positions where one is reached, and gives the same p and move values as
+  without, and as the plain twin at 1e-12, on every golf rule set (draw when-stuck too).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from positions import positions
+
+from golfstats import honest_table
+from golfstats.board import format_board
+from golfstats.kernels.core import powers
+from golfstats.kernels.honest import memory, ones, reach, solve, winp, wins
+from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
+from golfstats.kernels.rule_tables import board_arrays, kernel_tables
+from golfstats.reference.expectimax import reference_move_values, reference_odds
+from golfstats.rules import parse_variant
+
+VARIANTS = ["strict", "queens-on-kings", "putt-putt", "putt-putt+when-stuck",
+            "strict+jokers1+empty-start", "queens-on-kings+dead-queen"]
+
+
+def _kernel_args(rules, board):
+    tables, top_id = honest_table._tables(rules, board, None)
+    arrays = board_arrays(board, tables)
+    m0 = np.zeros(STOCK_KINDS, np.int64)
+    for k in arrays.stock:
+        m0[k] += 1
+    return kernel_tables(tables), arrays, top_id, m0
+
+
+def _bits(idx, pool, size):
+    """The set of (g, d) of h-major rows."""
+    return {(g, d) for g in range(idx.shape[0]) if idx[g] >= 0 for d in range(size)
+            if (int(pool[idx[g], d >> 6]) >> (d & 63)) & 1}
+
+
+def test_release_rows_zeroes_whole_pages_inside_the_range_only():
+    words = memory.PAGE // 8  # a row of one page
+    pool = np.arange(1, 40 * words + 1, dtype=np.uint64).reshape(40, words)
+    keep = pool.copy()
+    released = memory.release_rows(pool, 10, 20)
+    assert released >= 9 * memory.PAGE  # the array need not start on a page
+    assert not pool[11:19].any()
+    np.testing.assert_array_equal(pool[:10], keep[:10])
+    np.testing.assert_array_equal(pool[20:], keep[20:])
+    small = np.arange(1, 400 * 13 + 1, dtype=np.uint64).reshape(400, 13)  # rows across pages
+    keep = small.copy()
+    released = memory.release_rows(small, 100, 300)
+    assert released > 0
+    np.testing.assert_array_equal(small[:100], keep[:100])
+    np.testing.assert_array_equal(small[300:], keep[300:])
+    assert (small == 0).sum() * 8 == released  # whole pages, every word of them 0
+    assert memory.release_rows(small, 5, 5) == 0
+
+
+def test_zero_values_and_release_upto():
+    vals = np.arange(1.0, 20001.0)
+    memory.zero_values(vals, 15000)
+    assert not vals[:15000].any()
+    np.testing.assert_array_equal(vals[15000:], np.arange(15001.0, 20001.0))
+    vals = np.arange(1.0, 20001.0)
+    done = memory.release_upto(vals, 0, 10, 1)  # not a page on yet: nothing
+    assert done == 0 and vals.all()
+    done = memory.release_upto(vals, 0, 9000, 1)
+    assert 0 < done <= 9000 and (vals == 0).sum() * 8 >= memory.PAGE  # whole pages below done
+    np.testing.assert_array_equal(vals[done:], np.arange(done + 1.0, 20001.0))
+    assert memory.release_upto(vals, done, 9000 + 8, 1) == done
+
+
+@pytest.mark.parametrize("variant", ["putt-putt", "strict", "putt-putt+when-stuck"])
+def test_value_pass_releasing_layers_changes_nothing(variant, monkeypatch):
+    rules = parse_variant(variant)
+    for board in positions(rules, 59, 5, 3000, min_stock=8, max_stock=8):
+        kt, a, top, m0 = _kernel_args(rules, board)
+        with monkeypatch.context() as m:
+            m.setattr(solve, "RELEASE_STEP", 0)  # nothing handed back
+            keep = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+        with monkeypatch.context() as m:
+            m.setattr(solve, "RELEASE_STEP", 1)
+            freed = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+        where = f"{rules.id}\n{format_board(board, rules)}"
+        assert freed.p == keep.p, where
+        np.testing.assert_array_equal(freed.moves_p, keep.moves_p)
+        # the bound allows a page and a batch each side: a small position gains nothing
+        assert freed.stats["value_bytes"] <= keep.stats["value_bytes"] + 4 * memory.PAGE, where
+
+
+def test_values_peak_lies_between_one_layer_and_two():
+    m0 = np.zeros(STOCK_KINDS, np.int64)
+    m0[[1, 3, 5, 8]] = [2, 1, 3, 2]
+    pwd, size, order, layer_start = d_codes(m0)
+    rng = np.random.default_rng(5)
+    dcnt = rng.integers(0, 300, size)
+    n = layer_start.shape[0] - 2
+    off = np.zeros(size, np.int64)
+    lsize = np.zeros(n + 1, np.int64)
+    for j in range(n + 1):
+        for d in order[layer_start[j]:layer_start[j + 1]]:
+            off[d] = lsize[j]
+            lsize[j] += dcnt[d]
+    peak = winp.values_peak(order, layer_start, off, dcnt, lsize, m0, pwd, 0)
+    assert lsize.max() <= peak <= max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))
+    assert peak < max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))  # it frees as it goes
+
+
+@pytest.mark.parametrize("variant", ["putt-putt", "strict", "putt-putt+when-stuck"])
+def test_reach_releasing_rows_finds_the_same_sets(variant):
+    rules = parse_variant(variant)
+    lower = 0
+    for board in positions(rules, 47, 6, 3000, min_stock=6, max_stock=8):
+        kt, a, top, m0 = _kernel_args(rules, board)
+        pwd, size, _, _ = d_codes(m0)
+        none = np.full(1, -1, np.int64)
+        got = []
+        for release in (False, True):
+            w = wins.win_sets(kt, a.exposed, a.heights, m0, pwd, size)
+            got.append(reach.reach_sets_pruned(kt, a.exposed, a.heights, top, m0, pwd, size, *w[:4],
+                                               none, np.zeros((1, w[1].shape[1]), np.uint64),
+                                               release))
+        where = f"{rules.id}\n{format_board(board, rules)}"
+        kept, freed = got
+        assert _bits(kept[0], kept[1], size) == _bits(freed[0], freed[1], size), where  # Dr
+        assert _bits(kept[2], kept[3], size) == _bits(freed[2], freed[3], size), where  # Q
+        assert freed[6][5] <= kept[6][5], where
+        lower += freed[6][5] < kept[6][5]
+    if variant.startswith("putt-putt"):  # (strict's positions here are mostly lost: Dr and Q empty)
+        assert lower >= 1  # the peak of rows alive drops: W and G go as Dr and Q come
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_one_is_where_p_is_one(variant):
+    rules = parse_variant(variant)
+    ones_seen = 0
+    for board in positions(rules, 43, 10, 1500, min_stock=2):
+        kt, a, top, m0 = _kernel_args(rules, board)
+        pwd, size, _, _ = d_codes(m0)
+        g_size = powers(a.heights)[2]
+        widx, wpool, _, _, _ = wins.win_sets(kt, a.exposed, a.heights, m0, pwd, size)
+        oidx, opool, _ = ones.one_sets_within(kt, a.exposed, a.heights, m0, pwd, size,
+                                              np.ones(g_size, np.bool_), widx, wpool)
+        one, w = _bits(oidx, opool, size), _bits(widx, wpool, size)
+        assert one <= w
+        sol = solve.solve_win(kt, a.exposed, a.heights, top, m0, keep=solve.KEEP_ALL)
+        dr, _, goff, store, hmap = sol.sol
+        hinv = np.flatnonzero(hmap >= 0)
+        where = f"{rules.id}\n{format_board(board, rules)}"
+        for d in range(size):
+            states = [int(hinv[h]) for h in range(hinv.shape[0])
+                      if (int(dr[d, h >> 6]) >> (h & 63)) & 1]
+            for k, g in enumerate(states):
+                p = store[goff[d] + k]
+                assert (p >= 1 - 1e-12) == ((g, d) in one), (where, g, d, p)
+                ones_seen += (g, d) in one
+    if variant.startswith("putt-putt"):
+        assert ones_seen >= 1  # the rule has states to find
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_prune_leaves_every_value_alone(variant):
+    rules = parse_variant(variant)
+    fewer = 0
+    for board in positions(rules, 43, 10, 1500, min_stock=2):
+        kt, a, top, m0 = _kernel_args(rules, board)
+        pruned = solve.solve_win(kt, a.exposed, a.heights, top, m0, prune=True)
+        plain = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+        where = f"{rules.id}\n{format_board(board, rules)}"
+        assert pruned.resolved and plain.resolved, where
+        assert pruned.stats["states"] <= plain.stats["states"], where
+        fewer += pruned.stats["states"] < plain.stats["states"]
+        p, _ = reference_odds(board, rules, "win")
+        assert abs(pruned.p - p) <= 1e-12 and abs(plain.p - p) <= 1e-12, where
+        np.testing.assert_allclose(pruned.moves_p, plain.moves_p, rtol=0, atol=1e-12)
+        want = dict(reference_move_values(board, rules, "win"))
+        for move, (wp, _, _) in want.items():
+            assert abs(pruned.moves_p[move if move >= 0 else 7] - wp) <= 1e-12, where
+    if variant.startswith("putt-putt"):
+        assert fewer >= 1  # a position where a state won for certain is reached and its draws skipped
+
+
+def test_prune_refuses_a_kept_table():
+    rules = parse_variant("putt-putt")
+    board = positions(rules, 43, 1, 1500, min_stock=2)[0]
+    kt, a, top, m0 = _kernel_args(rules, board)
+    with pytest.raises(ValueError):
+        solve.solve_win(kt, a.exposed, a.heights, top, m0, keep=solve.KEEP_ALL, prune=True)
