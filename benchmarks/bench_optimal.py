@@ -4,6 +4,7 @@
     nice -n 5 python benchmarks/bench_optimal.py --start-only --n 10 --sampling -1   # a subset: 1-10
     python benchmarks/bench_optimal.py --variant strict --goal win-strokes # p and e (odds' default)
     python benchmarks/bench_optimal.py --mid-only            # 200 positions, 8 stock cards, p and e
+    python benchmarks/bench_optimal.py --mid-only --mid-stock 4  # at the direct search's threshold
     python benchmarks/bench_optimal.py --goal strokes --variant strict --n 20 --max-memory 4
 
 Sets of positions per variant:
@@ -13,10 +14,12 @@ Sets of positions per variant:
   process (so that its peak memory, ``ru_maxrss``, is its own; the time is measured
   inside the process, around ``odds()`` alone, after an untimed call has loaded the
   compiled kernels);
-* mid: ``--mid-n`` positions with 8 stock cards left, reproducible from seeded deals 0..
-  of ``--seed`` (each deal is played by a fixed honest rule, the tallest playable column
-  first, else draw, until 8 stock cards are left), valued as the hint needs them (p and
-  e of the position and of every move), all in one process.
+* mid: ``--mid-n`` positions with 8 stock cards left (``--mid-stock``), reproducible from
+  seeded deals 0.. of ``--seed`` (each deal is played by a fixed honest rule, the tallest
+  playable column first, else draw, until that many stock cards are left), valued as
+  ``odds`` gives them (p and e of the position and of every move; no table kept, so
+  positions with at most ``honest_table.DIRECT_MAX_STOCK`` stock cards take the direct
+  search), all in one process; CPU seconds (``time.process_time``) beside the wall's.
 
 Per variant and set: mean, median and max seconds, mean and max states (``Odds.states``),
 the peak memory (largest ``ru_maxrss`` of the start deals' processes; for mid the one
@@ -62,23 +65,24 @@ def _tallest_first(rules, pos):
     return moves[0] if moves else None
 
 
-def mid_boards(rules, count: int, seed: int):
-    """``count`` positions with ``MID_STOCK`` stock cards left (deals that end earlier are
-    skipped), from seeded deals 0.. of ``seed``."""
+def mid_boards(rules, count: int, seed: int, stock: int | None = None):
+    """``count`` positions with ``stock`` (default ``MID_STOCK``) stock cards left (deals
+    that end earlier are skipped), from seeded deals 0.. of ``seed``."""
     from golfstats.board import Board
     from golfstats.deals import seeded_board
     from golfstats.engine import apply
 
+    stock = MID_STOCK if stock is None else stock
     out, index = [], 0
     while len(out) < count:
         pos = seeded_board(rules, seed, index).position()
         index += 1
-        while len(pos.stock) > MID_STOCK:
+        while len(pos.stock) > stock:
             move = _tallest_first(rules, pos)
             if move is None:
                 break
             pos = apply(rules, pos, move)
-        if len(pos.stock) == MID_STOCK and pos.cards_left() > 0:
+        if len(pos.stock) == stock and pos.cards_left() > 0:
             out.append(Board(pos.tableau, pos.stock, pos.top_card))
     return out
 
@@ -174,14 +178,16 @@ def run_mid(variant: str, args) -> None:
     from golfstats.rules import parse_variant
 
     rules = parse_variant(variant)
-    boards = mid_boards(rules, args.mid_n, args.seed)
-    odds(mid_boards(rules, 1, args.seed + 1)[0], rules, "win-strokes")  # load the kernels
-    times, states, win_p = [], [], []
+    boards = mid_boards(rules, args.mid_n, args.seed, args.mid_stock)
+    for stock in sorted({args.mid_stock, MID_STOCK, 3}):  # load the kernels of every path
+        odds(mid_boards(rules, 1, args.seed + 1, stock)[0], rules, "win-strokes")
+    times, cpu, states, win_p = [], [], [], []
     unresolved = 0
     for i, board in enumerate(boards):
-        started = time.perf_counter()
+        started, cpu0 = time.perf_counter(), time.process_time()
         o = odds(board, rules, "win-strokes", max_states=args.max_states)  # with every move's
         times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - cpu0)
         states.append(o.stats.states)
         if o.resolved:
             win_p.append(o.win_p)
@@ -190,7 +196,10 @@ def run_mid(variant: str, args) -> None:
         if args.verbose:
             print(f"  {variant} mid #{i + 1}: {times[-1] * 1000:.1f} ms, {o.stats.states:,} states",
                   flush=True)
-    _row(variant, "mid8+e", times, states, _peak_mb(), unresolved, win_p)
+    _row(variant, f"mid{args.mid_stock}+e", times, states, _peak_mb(), unresolved, win_p)
+    print(f"{'':<16} mid CPU s: mean {statistics.fmean(cpu):.4f}, median "
+          f"{statistics.median(cpu):.4f}, max {max(cpu):.3f}; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
                              "--first A --n K")
     parser.add_argument("--mid-n", type=int, default=200,
                         help="positions with 8 stock cards left (default %(default)s)")
+    parser.add_argument("--mid-stock", type=int, default=MID_STOCK,
+                        help="stock cards left in the mid-game positions (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1,
                         help="seed of the mid-game deals (default %(default)s)")
     parser.add_argument("--goal", choices=("win", "win-strokes", "strokes"), default="win",
@@ -220,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--mid-only", action="store_true", help="only the mid-game positions")
     which.add_argument("--start-only", action="store_true", help="only the deals from the start")
     args = parser.parse_args(argv)
-    if args.n <= 0 or args.mid_n <= 0 or args.first <= 0:
-        parser.error("--first, --n and --mid-n must be positive")
+    if args.n <= 0 or args.mid_n <= 0 or args.first <= 0 or args.mid_stock <= 0:
+        parser.error("--first, --n, --mid-n and --mid-stock must be positive")
 
     print("command: " + shlex.join([sys.executable, *sys.argv]))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}; "
@@ -237,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
             run_mid(variant, args)
     print("(start: PySol deals --first.. (--n of them) from the start, each in a fresh process; "
           "start: p alone, "
-          "start+e: p and e; mid8+e: seeded positions with 8 stock cards, p and e of the "
+          "start+e: p and e; midK+e: seeded positions with K stock cards, p and e of the "
           "position and of every move; peak MB: ru_maxrss)")
     return 0
 

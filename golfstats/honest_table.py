@@ -15,6 +15,13 @@ for ``STROKES``) and returns a ``Solution``: the values, the per-move values, th
   (``Table.value_at``).  Goal ``STROKES`` keeps one order's blocks only: ``Keep.ALL`` is
   refused for it.
 
+A position with at most ``DIRECT_MAX_STOCK`` stock cards and ``Keep.VALUE`` is valued by
+the direct search (``kernels.honest.direct``: the doc's recursion memoised, no tables),
+faster there than the tables' passes; it keeps no ``Table``, so a position whose table is
+asked for (``hint``, ``review``, the ``optimal`` play-outs) is always the tables'.  The
+threshold was chosen on ``benchmarks/bench_optimal.py --mid-only --mid-stock K``
+(docs/honest-play.md, "Small positions: the direct search").
+
 Kernels and numpy are imported inside the functions: importing this module stays cheap.
 """
 
@@ -54,13 +61,15 @@ class Stats:
     those where some position a chain reaches may be worth more than 0, of which
     ``drawn_from`` are drawn from, plus the ``policy_states`` the expected strokes needed;
     goal strokes: every reachable state).  ``peak_bytes``: the kernel's largest arrays at
-    once; ``seconds``: the wall time."""
+    once; ``seconds``: the wall time; ``direct``: the direct search answered (its states
+    are the drawn-from states it memoised), not the tables."""
 
     states: int
     seconds: float
     peak_bytes: int = 0
     drawn_from: int = 0
     policy_states: int = 0
+    direct: bool = False
 
 
 class _Memo:
@@ -199,6 +208,45 @@ def _tables(rules: Rules, board: Board, top: Top | None):
         return tables, tables.top_id(top)
 
 
+#: The direct search (``kernels.honest.direct``) values positions with at most this many
+#: stock cards; above it the tables.  Chosen on ``benchmarks/bench_optimal.py --mid-only``
+#: (docs/honest-play.md, "Small positions: the direct search"; benchmarks/README.md).
+DIRECT_MAX_STOCK = 4
+#: The direct search gives up (and the tables answer) at this many memoised states.
+DIRECT_MAX_STATES = 4_000_000
+
+
+def uses_direct(stock: int, keep: Keep) -> bool:
+    """Whether ``compute`` asks the direct search first: a position with at most
+    ``DIRECT_MAX_STOCK`` stock cards and no table to keep (its memo holds the states one
+    position reaches, not the ``Table`` play-outs and ``value_at`` read)."""
+    return stock <= DIRECT_MAX_STOCK and Keep(keep) is Keep.VALUE
+
+
+def _direct(kt, arrays, top_id: int, m0, goal: Goal, max_states: int | None, memory: int,
+            started: float) -> Solution | None:
+    """The direct search's solution, or None when it stopped at its cap: ``DIRECT_MAX_STATES``,
+    the caller's ``max_states`` or what ``memory`` holds, whichever is least.  The tables
+    then answer under the caller's budgets (and report the position unresolved if it is
+    over them), so a budget gives the verdict it gave before the direct search existed."""
+    from golfstats.kernels.honest.direct import BYTES_PER_STATE, solve_direct
+    from golfstats.kernels.honest.space import STROKES, WIN
+
+    cap = min(DIRECT_MAX_STATES, max(memory // BYTES_PER_STATE, 1))
+    if max_states is not None:
+        cap = min(cap, max(int(max_states), 1))
+    ok, root, mp, me, states, peak = solve_direct(
+        kt, arrays.exposed, arrays.heights, top_id, m0, STROKES if goal is Goal.STROKES else WIN,
+        cap)
+    if not ok:
+        return None
+    stats = Stats(int(states), time.perf_counter() - started, int(peak), int(states), direct=True)
+    if goal is Goal.WIN:  # the same p; e is not part of goal win's value
+        root[1] = np.nan
+        me[:] = np.nan
+    return Solution(True, float(root[0]), float(root[1]), mp, me, stats, None)
+
+
 def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
             max_states: int | None = None, max_bytes: int | None = None, top: Top | None = None,
             progress=None) -> Solution:
@@ -219,6 +267,10 @@ def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
     kt = kernel_tables(tables)
     m0 = np.bincount(arrays.stock, minlength=14).astype(np.int64)
     memory = DEFAULT_MAX_BYTES if max_bytes is None else max(int(max_bytes), 1)
+    if uses_direct(len(arrays.stock), keep):
+        solution = _direct(kt, arrays, top_id, m0, goal, max_states, memory, started)
+        if solution is not None:
+            return solution
     order = arrays.stock if keep is Keep.ORDER else np.zeros(0, np.int64)
     if goal is not Goal.STROKES:
         strokes = goal is Goal.WIN_STROKES  # the policy's e reads every p: keep all
