@@ -83,6 +83,16 @@ def test_zero_values_and_release_upto():
     assert memory.release_upto(vals, done, 9000 + 8, 1) == done
 
 
+def test_zero_values_writes_the_zeros_where_pages_are_not_handed_back(monkeypatch):
+    """Without madvise (another platform) or when it refuses, zero_values still zeroes:
+    the value pass reuses the layer it zeroes."""
+    monkeypatch.setattr(memory, "release_values", lambda vals, lo, hi: 0)
+    vals = np.arange(1.0, 20001.0)
+    memory.zero_values.py_func(vals, 15000)
+    assert not vals[:15000].any()
+    np.testing.assert_array_equal(vals[15000:], np.arange(15001.0, 20001.0))
+
+
 @pytest.mark.parametrize("variant", ["putt-putt", "strict", "putt-putt+when-stuck"])
 def test_value_pass_releasing_layers_changes_nothing(variant, monkeypatch):
     rules = parse_variant(variant)

@@ -80,7 +80,8 @@ def release_values(vals, lo, hi):
 @nb.njit(cache=True, nogil=True)
 def zero_values(vals, n):
     """``vals[:n] = 0``, by handing back the pages wholly inside (they read 0 and cost
-    nothing until written) and writing the parts of pages at either end."""
+    nothing until written) and writing the parts of pages at either end; where the pages
+    are not handed back (no madvise, or it refused) by writing every zero."""
     if n <= 0:
         return
     base = vals.ctypes.data
@@ -89,7 +90,8 @@ def zero_values(vals, n):
     last = max(first, ((base + n * item) // PAGE * PAGE - base) // item)
     vals[:first] = 0
     vals[last:n] = 0
-    release_values(vals, first, last)
+    if release_values(vals, first, last) != (last - first) * item:  # not released (another
+        vals[first:last] = 0  # platform, or madvise refused): write the zeros
 
 
 @nb.njit(cache=True, nogil=True)
