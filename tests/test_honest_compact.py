@@ -13,36 +13,16 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from honest_rows import VARIANTS, kernel_args, row_bits
 from positions import positions
 
-from golfstats import honest_table
 from golfstats.board import format_board
 from golfstats.kernels.honest import reach, solve, wins
-from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
-from golfstats.kernels.rule_tables import board_arrays, kernel_tables
+from golfstats.kernels.honest.space import d_codes
 from golfstats.odds import odds
 from golfstats.reference.expectimax import reference_move_values, reference_odds
 from golfstats.rules import parse_variant
-
-VARIANTS = ["strict", "queens-on-kings", "putt-putt", "putt-putt+when-stuck",
-            "strict+jokers1+empty-start", "queens-on-kings+dead-queen"]
-
-
-def _kernel_args(rules, board):
-    tables, top_id = honest_table._tables(rules, board, None)
-    arrays = board_arrays(board, tables)
-    m0 = np.zeros(STOCK_KINDS, np.int64)
-    for k in arrays.stock:
-        m0[k] += 1
-    return kernel_tables(tables), arrays, top_id, m0
-
-
-def _bits(idx, pool, size):
-    """The set of (g, d) of h-major rows."""
-    return {(g, d) for g in range(idx.shape[0]) if idx[g] >= 0 for d in range(size)
-            if (int(pool[idx[g], d >> 6]) >> (d & 63)) & 1}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -50,21 +30,21 @@ def test_w_at_reachable_heights_leaves_dr_alone(variant):
     rules = parse_variant(variant)
     changed = 0
     for board in positions(rules, 41, 12, 3000, min_stock=3):
-        kt, arrays, top_id, m0 = _kernel_args(rules, board)
+        kt, arrays, top_id, m0 = kernel_args(rules, board)
         pwd, size, _, _ = d_codes(m0)
         full_row = wins.kind_masks(m0, pwd, size)[1]
         keep = reach.reachable_heights(kt, arrays.exposed, arrays.heights, top_id, m0, pwd, size,
                                        full_row)
         every = wins.win_sets(kt, arrays.exposed, arrays.heights, m0, pwd, size)
         some = wins.win_sets_within(kt, arrays.exposed, arrays.heights, m0, pwd, size, keep)
-        w_every, w_some = _bits(every[0], every[1], size), _bits(some[0], some[1], size)
+        w_every, w_some = row_bits(every[0], every[1], size), row_bits(some[0], some[1], size)
         assert w_some <= w_every
         changed += w_some != w_every
         got = [reach.reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0, pwd, size, *w[:4])
                for w in (every, some)]
         where = f"{rules.id}\n{format_board(board, rules)}"
-        assert _bits(got[0][0], got[0][1], size) == _bits(got[1][0], got[1][1], size), where  # Dr
-        q_every, q_some = _bits(got[0][2], got[0][3], size), _bits(got[1][2], got[1][3], size)
+        assert row_bits(got[0][0], got[0][1], size) == row_bits(got[1][0], got[1][1], size), where  # Dr
+        q_every, q_some = row_bits(got[0][2], got[0][3], size), row_bits(got[1][2], got[1][3], size)
         assert q_some <= q_every, where  # what Q loses is worth 0: the values test below
     assert changed >= 3  # W rows the pruning left out, at heights nothing reachable needs
 

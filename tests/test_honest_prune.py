@@ -20,34 +20,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from honest_rows import VARIANTS, kernel_args, row_bits
 from positions import positions
 
-from golfstats import honest_table
 from golfstats.board import format_board
 from golfstats.kernels.core import powers
 from golfstats.kernels.honest import memory, ones, reach, solve, winp, wins
 from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
-from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 from golfstats.reference.expectimax import reference_move_values, reference_odds
 from golfstats.rules import parse_variant
-
-VARIANTS = ["strict", "queens-on-kings", "putt-putt", "putt-putt+when-stuck",
-            "strict+jokers1+empty-start", "queens-on-kings+dead-queen"]
-
-
-def _kernel_args(rules, board):
-    tables, top_id = honest_table._tables(rules, board, None)
-    arrays = board_arrays(board, tables)
-    m0 = np.zeros(STOCK_KINDS, np.int64)
-    for k in arrays.stock:
-        m0[k] += 1
-    return kernel_tables(tables), arrays, top_id, m0
-
-
-def _bits(idx, pool, size):
-    """The set of (g, d) of h-major rows."""
-    return {(g, d) for g in range(idx.shape[0]) if idx[g] >= 0 for d in range(size)
-            if (int(pool[idx[g], d >> 6]) >> (d & 63)) & 1}
 
 
 def test_release_rows_zeroes_whole_pages_inside_the_range_only():
@@ -97,7 +78,7 @@ def test_zero_values_writes_the_zeros_where_pages_are_not_handed_back(monkeypatc
 def test_value_pass_releasing_layers_changes_nothing(variant, monkeypatch):
     rules = parse_variant(variant)
     for board in positions(rules, 59, 5, 3000, min_stock=8, max_stock=8):
-        kt, a, top, m0 = _kernel_args(rules, board)
+        kt, a, top, m0 = kernel_args(rules, board)
         with monkeypatch.context() as m:
             m.setattr(solve, "RELEASE_STEP", 0)  # nothing handed back
             keep = solve.solve_win(kt, a.exposed, a.heights, top, m0)
@@ -134,7 +115,7 @@ def test_reach_releasing_rows_finds_the_same_sets(variant):
     rules = parse_variant(variant)
     lower = 0
     for board in positions(rules, 47, 6, 3000, min_stock=6, max_stock=8):
-        kt, a, top, m0 = _kernel_args(rules, board)
+        kt, a, top, m0 = kernel_args(rules, board)
         pwd, size, _, _ = d_codes(m0)
         none = np.full(1, -1, np.int64)
         got = []
@@ -145,8 +126,8 @@ def test_reach_releasing_rows_finds_the_same_sets(variant):
                                                release))
         where = f"{rules.id}\n{format_board(board, rules)}"
         kept, freed = got
-        assert _bits(kept[0], kept[1], size) == _bits(freed[0], freed[1], size), where  # Dr
-        assert _bits(kept[2], kept[3], size) == _bits(freed[2], freed[3], size), where  # Q
+        assert row_bits(kept[0], kept[1], size) == row_bits(freed[0], freed[1], size), where  # Dr
+        assert row_bits(kept[2], kept[3], size) == row_bits(freed[2], freed[3], size), where  # Q
         assert freed[6][5] <= kept[6][5], where
         lower += freed[6][5] < kept[6][5]
     if variant.startswith("putt-putt"):  # (strict's positions here are mostly lost: Dr and Q empty)
@@ -158,13 +139,13 @@ def test_one_is_where_p_is_one(variant):
     rules = parse_variant(variant)
     ones_seen = 0
     for board in positions(rules, 43, 10, 1500, min_stock=2):
-        kt, a, top, m0 = _kernel_args(rules, board)
+        kt, a, top, m0 = kernel_args(rules, board)
         pwd, size, _, _ = d_codes(m0)
         g_size = powers(a.heights)[2]
         widx, wpool, _, _, _ = wins.win_sets(kt, a.exposed, a.heights, m0, pwd, size)
         oidx, opool, _ = ones.one_sets_within(kt, a.exposed, a.heights, m0, pwd, size,
                                               np.ones(g_size, np.bool_), widx, wpool)
-        one, w = _bits(oidx, opool, size), _bits(widx, wpool, size)
+        one, w = row_bits(oidx, opool, size), row_bits(widx, wpool, size)
         assert one <= w
         sol = solve.solve_win(kt, a.exposed, a.heights, top, m0, keep=solve.KEEP_ALL)
         dr, _, goff, store, hmap = sol.sol
@@ -186,7 +167,7 @@ def test_prune_leaves_every_value_alone(variant):
     rules = parse_variant(variant)
     fewer = 0
     for board in positions(rules, 43, 10, 1500, min_stock=2):
-        kt, a, top, m0 = _kernel_args(rules, board)
+        kt, a, top, m0 = kernel_args(rules, board)
         pruned = solve.solve_win(kt, a.exposed, a.heights, top, m0, prune=True)
         plain = solve.solve_win(kt, a.exposed, a.heights, top, m0)
         where = f"{rules.id}\n{format_board(board, rules)}"
@@ -206,6 +187,6 @@ def test_prune_leaves_every_value_alone(variant):
 def test_prune_refuses_a_kept_table():
     rules = parse_variant("putt-putt")
     board = positions(rules, 43, 1, 1500, min_stock=2)[0]
-    kt, a, top, m0 = _kernel_args(rules, board)
+    kt, a, top, m0 = kernel_args(rules, board)
     with pytest.raises(ValueError):
         solve.solve_win(kt, a.exposed, a.heights, top, m0, keep=solve.KEEP_ALL, prune=True)
