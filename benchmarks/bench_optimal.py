@@ -3,6 +3,8 @@
     python benchmarks/bench_optimal.py                       # p alone, PySol 1-100, 3 king rules
     nice -n 5 python benchmarks/bench_optimal.py --start-only --n 10 --sampling -1   # a subset: 1-10
     python benchmarks/bench_optimal.py --variant strict --goal win-strokes # p and e (odds' default)
+    python benchmarks/bench_optimal.py --variant strict --goal win-strokes --start-only --n 10 \
+        --sampling -1 --clock cpu --verbose      # p and e from the start, CPU s a deal
     python benchmarks/bench_optimal.py --mid-only            # 200 positions, 8 stock cards, p and e
     python benchmarks/bench_optimal.py --mid-only --mid-stock 4  # at the direct search's threshold
     python benchmarks/bench_optimal.py --goal strokes --variant strict --n 20 --max-memory 4
@@ -13,7 +15,7 @@ Sets of positions per variant:
   valued from the start of the deal, each in a fresh
   process (so that its peak memory, ``ru_maxrss``, is its own; the time is measured
   inside the process, around ``odds()`` alone, after an untimed call has loaded the
-  compiled kernels);
+  compiled kernels: the wall's, or with ``--clock cpu`` the process's CPU time);
 * mid: ``--mid-n`` positions with 8 stock cards left (``--mid-stock``), reproducible from
   seeded deals 0.. of ``--seed`` (each deal is played by a fixed honest rule, the tallest
   playable column first, else draw, until that many stock cards are left), valued as
@@ -91,7 +93,7 @@ def _one_deal(task):
     """In a fresh process: value PySol deal ``number`` from the start (after an untimed warm
     call on a small position).  Returns (seconds, states, resolved, win_p, e, peak MB, MB
     before the deal: the process's own, imports and the warm call)."""
-    variant, number, goal, max_memory, max_states, seed = task
+    variant, number, goal, max_memory, max_states, seed, clock = task
     from golfstats.deals import pysol_board
     from golfstats.odds import odds
     from golfstats.rules import parse_variant
@@ -100,9 +102,10 @@ def _one_deal(task):
     odds(mid_boards(rules, 1, seed)[0], rules, goal)
     board = pysol_board(rules, number)
     before = _peak_mb()
-    started = time.perf_counter()
+    now = time.process_time if clock == "cpu" else time.perf_counter
+    started = now()
     o = odds(board, rules, goal, max_states=max_states, max_bytes=max_memory)
-    return (time.perf_counter() - started, o.stats.states, o.resolved, o.win_p,
+    return (now() - started, o.stats.states, o.resolved, o.win_p,
             o.expected_strokes, _peak_mb(), before)
 
 
@@ -123,7 +126,7 @@ def _row(variant: str, what: str, times, states, peak, unresolved, win_p) -> Non
 
 def run_start(variant: str, args, goal: str) -> list[float]:
     """The start set, a fresh process per deal; returns the resolved deals' win_p."""
-    tasks = [(variant, i, goal, int(args.max_memory * 1e9), args.max_states, args.seed)
+    tasks = [(variant, i, goal, int(args.max_memory * 1e9), args.max_states, args.seed, args.clock)
              for i in range(args.first, args.first + args.n)]
     times, states, win_p = [], [], []
     peak = start_mb = 0.0
@@ -226,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sampling", type=int, default=32, metavar="SAMPLES",
                         help="sampling's samples beside the start set; 0: leave it out, -1: leave "
                              "out the exact solver's rate too (default %(default)s)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="the start set's seconds: the wall's (default) or the process's CPU "
+                             "time (time.process_time; fairer on a loaded machine)")
     parser.add_argument("--verbose", action="store_true", help="one line per position")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--mid-only", action="store_true", help="only the mid-game positions")

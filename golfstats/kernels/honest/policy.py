@@ -34,7 +34,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.hashset import slot_of
+from golfstats.kernels.hashset import prefetch
 from golfstats.kernels.honest.blocks import rank_of
 from golfstats.kernels.honest.ends import ENDS, chain_ends, new_ends
 from golfstats.kernels.honest.space import (
@@ -105,11 +105,22 @@ def _empty_table(slots):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
+def _home(key, slots):
+    """The home slot of ``key`` in a table of ``slots`` (a power of two, at most 2**32)
+    entries: the top bits of the Fibonacci hash (its top 32 bits times ``slots``, shifted
+    down), so that doubling the table sends home slot i to 2i or 2i + 1 and the doubling
+    walks both tables in order."""
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(((h >> np.uint64(32)) * np.uint64(slots)) >> np.uint64(32))
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def _find(tab, key):
     """The slot of ``key`` (an int below 2**53, stored exactly as a float), or the empty
     slot where it would go."""
-    mask = tab.shape[0] // 3 - 1
-    i = slot_of(key, mask)
+    slots = tab.shape[0] // 3
+    mask = slots - 1
+    i = _home(key, slots)
     fkey = float(key)
     while True:
         k = tab[3 * i]
@@ -130,7 +141,7 @@ def _put(tab, meta, key, p, e):
     slots = tab.shape[0] // 3
     if 2 * meta[_COUNT] > slots:
         tab2 = _empty_table(2 * slots)
-        for s in range(slots):
+        for s in range(slots):  # in order: the new home slots increase (but for wrapped runs)
             if tab[3 * s] != -1.0:
                 t = _find(tab2, np.int64(tab[3 * s]))
                 tab2[3 * t] = tab[3 * s]
@@ -222,6 +233,32 @@ def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, zero):
     return 0, bp, best_e, bc, bi, -1
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _ask_ahead(tab, ecache, epool, m0, pwd, g, d, g_size, r0):
+    """Prefetch the table slots a draw at (g, d), nothing to win below it and stock left
+    after the draw, will read: per kind from ``r0`` on that is left and whose endpoints
+    are listed, the home slots of the endpoints that may draw with the fewest cards (the
+    competitors).  The reads then overlap instead of waiting one after another; no
+    effect on values."""
+    slots = tab.shape[0] // 3
+    base = g * STOCK_KINDS
+    for r in range(r0, STOCK_KINDS):
+        if m0[r] == (d // pwd[r]) % (m0[r] + 1):
+            continue
+        eo = ecache[base + r]
+        if eo < 0:
+            continue
+        least = -1
+        for i in range(epool[eo]):  # fewest cards first
+            o = eo + 1 + ENDS * i
+            if epool[o + 3] != 0:
+                if least >= 0 and epool[o + 2] != least:
+                    break
+                least = epool[o + 2]
+                if epool[o + 1] != 0:
+                    prefetch(tab, 3 * _home((d + pwd[r]) * g_size + epool[o], slots))
+
+
 @nb.njit(cache=True, nogil=True)
 def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
     """The policy's (p, e) of drawing at the state (dense code g, D-code d, |D| = j < n),
@@ -245,13 +282,17 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
     fr = np.zeros(depth, np.int64)
     fp = np.zeros(depth, np.float64)
     fe = np.zeros(depth, np.float64)
+    fz = np.zeros(depth, np.bool_)
     sp = 0
     fg[0], fd[0], fj[0] = g, d, j
+    fz[0] = not _drawn(dr, hmap, g, d)
     while sp >= 0:
         g, d, j = fg[sp], fd[sp], fj[sp]
         r = fr[sp]
         child = False
-        zero = not _drawn(dr, hmap, g, d)  # then nothing after a draw here can win
+        zero = fz[sp]  # not drawn from: nothing after a draw here can win
+        if zero and j + 1 < n:  # (again after a child: its subtree may have evicted them)
+            _ask_ahead(tab, ecache, epool, m0, pwd, g, d, g_size, r)
         while r < STOCK_KINDS:
             left = m0[r] - (d // pwd[r]) % (m0[r] + 1)
             if left == 0:
@@ -270,6 +311,7 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
                 fr[sp] = r
                 sp += 1
                 fg[sp], fd[sp], fj[sp], fr[sp], fp[sp], fe[sp] = need, d + pwd[r], j + 1, 0, 0.0, 0.0
+                fz[sp] = zero or not _drawn(dr, hmap, need, d + pwd[r])  # (Fact 1)
                 child = True
                 break
             w = left / (n - j)
