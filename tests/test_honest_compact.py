@@ -40,7 +40,7 @@ def test_w_at_reachable_heights_leaves_dr_alone(variant):
         w_every, w_some = row_bits(every[0], every[1], size), row_bits(some[0], some[1], size)
         assert w_some <= w_every
         changed += w_some != w_every
-        got = [reach.reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0, pwd, size, *w[:4])
+        got = [reach.reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0, pwd, size, *w[:4], False)
                for w in (every, some)]
         where = f"{rules.id}\n{format_board(board, rules)}"
         assert row_bits(got[0][0], got[0][1], size) == row_bits(got[1][0], got[1][1], size), where  # Dr
