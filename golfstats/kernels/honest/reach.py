@@ -39,8 +39,9 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
+from golfstats.kernels.honest import space
 from golfstats.kernels.honest.memory import level_rows, release_rows
-from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, play_groups, rank_in
+from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, cards_left, play_groups, rank_in
 
 
 @nb.njit(cache=True, nogil=True)
@@ -84,16 +85,12 @@ def _is_zero(row):
 @nb.njit(cache=True, nogil=True)
 def _levels(heights0, g_size):
     """Dense codes by level (cards left): ``by_level[n_lv[k]:n_lv[k + 1]]``."""
+    gpk = space.packed_codes(heights0)  # (no division per digit)
     level = np.zeros(g_size, np.int64)
     n_lv = np.zeros(COLUMNS * 6 + 2, np.int64)
     for g in range(g_size):
-        x = g
-        k = 0
-        for c in range(COLUMNS):
-            k += x % (heights0[c] + 1)
-            x //= heights0[c] + 1
-        level[g] = k
-        n_lv[k + 1] += 1
+        level[g] = cards_left(gpk[g])
+        n_lv[level[g] + 1] += 1
     for k in range(n_lv.shape[0] - 1):
         n_lv[k + 1] += n_lv[k]
     by_level = np.empty(g_size, np.int64)
@@ -285,16 +282,119 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
 def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
     """``keep[g]``: some position (h, t, D) reachable from the position has a legal play,
     or draws, at the dense heights code g: ``reach_sets`` with W and G every D (so Dr is
-    every drawn-from state reached and Q every reached position with a play).  What
-    ``wins.win_sets_within`` needs to be exact at every reachable state."""
-    g_size = 1
-    for c in range(heights0.shape[0]):
-        g_size *= heights0[c] + 1
-    idx = np.zeros(g_size, np.int64)
-    pool = full_row.copy().reshape((1, full_row.shape[0]))
-    ridx, _, qidx, _, _ = reach_sets(kt, exposed, heights0, top0, m0, pwd, size, idx, pool, idx,
-                                     pool, False)
+    every drawn-from state reached and Q every reached position with a play), here without
+    the W, G and Q rows (ANDs with every D) and the rows kept: only whether Dr or Q would
+    hold a row at g.  What ``wins.win_sets_within`` needs to be exact at every reachable
+    state."""
+    pw, full, g_size = powers(heights0)
+    words = full_row.shape[0]
+    kup = up_masks(m0, pwd, size)
+    play_next = kt.play_next
+    accepts = kt.accepts
+    n_tops = play_next.shape[0]
+    acc_of, _ = play_groups(play_next)
+    gpk = space.packed_codes(heights0)
+    by_level, n_lv = _levels(heights0, g_size)
+    top_level = cards_left(gpk[full])
+    cap = 1
+    for k in range(top_level + 1):
+        cap = max(cap, (n_lv[k + 1] - n_lv[k]) * n_tops)
+    tkinds = np.zeros(n_tops, np.int64)  # per top: the stock kinds whose turn makes it
+    drawable = np.int64(0)  # the kinds a draw may turn
+    for r in range(STOCK_KINDS):
+        if m0[r]:
+            tkinds[kt.drawn[r]] |= np.int64(1) << r
+            drawable |= np.int64(1) << r
+    bufs = np.empty((2, cap, words), np.uint64)  # touched only where rows are written
+    pmask = np.zeros(g_size, np.int64)  # tops with a position row at g, in its level's buffer
+    pbase = np.zeros(g_size, np.int64)
     keep = np.zeros(g_size, np.bool_)
-    for g in range(g_size):
-        keep[g] = ridx[g] >= 0 or qidx[g] >= 0
+    inrow = np.zeros((n_tops, words), np.uint64)
+    z = np.zeros(words, np.uint64)
+    y = np.zeros(words, np.uint64)
+    for k in range(top_level, 0, -1):
+        cur = bufs[k & 1]
+        above = bufs[(k + 1) & 1]
+        n_rows = 0
+        for ti in range(n_lv[k], n_lv[k + 1]):
+            g = by_level[ti]
+            gp = gpk[g]
+            touched = np.int64(0)  # tops with an In row
+            seen = np.int64(0)
+            for c in range(COLUMNS):
+                d = (gp >> (space.BITS * c)) & space.DIGIT
+                if d:
+                    seen |= np.int64(1) << exposed[c, d]
+                if d == heights0[c]:
+                    continue
+                p = g + pw[c]
+                m = pmask[p]
+                if m == 0:
+                    continue
+                xk = exposed[c, d + 1]
+                src = m & acc_of[xk]
+                t = 0
+                while src:
+                    if src & 1:
+                        v = play_next[t, xk]
+                        row = above[pbase[p] + rank_in(m, t)]
+                        if (touched >> v) & 1:
+                            for i in range(words):
+                                inrow[v, i] |= row[i]
+                        else:
+                            inrow[v, :] = row
+                            touched |= np.int64(1) << v
+                    src >>= 1
+                    t += 1
+            if g == full:
+                if (touched >> top0) & 1 == 0:
+                    inrow[top0, :] = 0
+                    touched |= np.int64(1) << top0
+                inrow[top0, 0] |= np.uint64(1)
+            if touched == 0:
+                continue
+            # Dr: the In rows of the tops that may draw, closed under the draws that may follow
+            z[:] = 0
+            m = touched
+            t = 0
+            while m:
+                if m & 1 and (not kt.when_stuck or accepts[t] & seen == 0):
+                    for i in range(words):
+                        z[i] |= inrow[t, i]
+                m >>= 1
+                t += 1
+            have_dr = not _is_zero(z)
+            if have_dr:
+                y[:] = z
+                for r in range(STOCK_KINDS):
+                    if (drawable >> r) & 1 == 0 or (kt.when_stuck and accepts[kt.drawn[r]] & seen):
+                        continue
+                    for _ in range(m0[r]):
+                        or_shifted_up(y, y, pwd[r], kup[r])
+                for i in range(words):
+                    z[i] = (z[i] | y[i]) & full_row[i]
+            any_row = False
+            for t in range(n_tops):
+                if accepts[t] & seen == 0:
+                    continue
+                row = cur[n_rows]
+                any_src = False
+                if (touched >> t) & 1:
+                    row[:] = inrow[t]
+                    any_src = True
+                if have_dr and tkinds[t]:
+                    if not any_src:
+                        row[:] = 0
+                        any_src = True
+                    for r in range(STOCK_KINDS):
+                        if (tkinds[t] >> r) & 1:
+                            or_shifted_up(row, z, pwd[r], kup[r])
+                if not any_src or _is_zero(row):
+                    continue
+                any_row = True
+                if pmask[g] == 0:
+                    pbase[g] = n_rows
+                pmask[g] |= np.int64(1) << t
+                n_rows += 1
+            keep[g] = have_dr or any_row
     return keep

@@ -47,6 +47,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
+from golfstats.kernels.honest import space
 from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, after_bits, play_groups, popcount
 
 ZERO, ALL = -1, -2  # row codes: the empty row, the full row; >= 0 a level row; <= -3 a W row
@@ -191,34 +192,41 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     words = ((size + 63) >> 6) + 1
     kmask, full_row = kind_masks(m0, pwd, size)
     play_next = kt.play_next
+    accepts = kt.accepts
     n_tops = play_next.shape[0]
     acc_of, after_of = play_groups(play_next)
     all_tops = (np.int64(1) << n_tops) - 1
-    # height vectors by level (cards left), and the tops a play into each can make
-    level = np.zeros(g_size, np.int64)
+    mixed = np.int64(0)  # kinds a play of which makes a top that depends on the top
+    for x in range(after_of.shape[0]):
+        if after_of[x] < 0:
+            mixed |= np.int64(1) << x
+    kinds = np.flatnonzero(m0 > 0)
+    gpk = space.packed_codes(heights0)
+    # the kept height vectors by level (cards left), and the tops a play into each can make
+    top_level = 0
+    for c in range(COLUMNS):
+        top_level += heights0[c]
     tmask = np.zeros(g_size, np.int64)
-    dig = np.zeros(COLUMNS, np.int64)
-    n_lv = np.zeros(COLUMNS * 6 + 2, np.int64)
+    n_lv = np.zeros(top_level + 2, np.int64)
     for g in range(g_size):
-        x = g
-        k = 0
-        for c in range(COLUMNS):
-            dig[c] = x % (heights0[c] + 1)
-            x //= heights0[c] + 1
-            k += dig[c]
-            if dig[c] < heights0[c] and (keep[g] or g == 0):  # others' B: ZERO
-                tmask[g] |= after_bits(play_next, acc_of, after_of, all_tops,
-                                       exposed[c, dig[c] + 1])
-        level[g] = k
-        n_lv[k + 1] += 1
-    top_level = level[full]
+        if keep[g] or g == 0:  # others' B: ZERO
+            gp = gpk[g]
+            m = np.int64(0)
+            for c in range(COLUMNS):
+                d = (gp >> (space.BITS * c)) & space.DIGIT
+                if d < heights0[c]:
+                    m |= after_bits(play_next, acc_of, after_of, all_tops, exposed[c, d + 1])
+            tmask[g] = m
+            n_lv[space.cards_left(gp) + 1] += 1
     for k in range(top_level + 1):
         n_lv[k + 1] += n_lv[k]
-    by_level = np.empty(g_size, np.int64)
+    by_level = np.empty(n_lv[top_level + 1], np.int64)
     fill = n_lv.copy()
     for g in range(g_size):
-        by_level[fill[level[g]]] = g
-        fill[level[g]] += 1
+        if keep[g] or g == 0:
+            k = space.cards_left(gpk[g])
+            by_level[fill[k]] = g
+            fill[k] += 1
     tbase = np.zeros(g_size + 1, np.int64)
     for g in range(g_size):
         tbase[g + 1] = tbase[g] + popcount(tmask[g])
@@ -238,10 +246,13 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     n_g = 0
     n_w = 0
     peak = 0
-    # scratch: B' rows of this h, memoised by column set (128 sets)
+    # scratch: B' rows of this h, memoised by column set (128 sets); an entry is this h's
+    # when its stamp is g
     scratch = np.zeros((STOCK_KINDS + n_tops + 1, words), np.uint64)
-    memo = np.full(128, -1, np.int64)
-    memo_lvl = np.full(128, -1, np.int64)  # level row of the memoised set, once stored
+    memo = np.zeros((2, 128), np.int64)  # scratch row of B', level row code of B
+    stamp = np.full((2, 128), -1, np.int64)
+    xs = np.zeros(COLUMNS, np.int64)  # exposed kinds (-1: an empty column)
+    ccode = np.zeros(COLUMNS, np.int64)  # B(h - e_c, the top after x_c) where it is shared
     w = np.zeros(words, np.uint64)
     for t in range(tbase[0], tbase[1]):
         tcode[t] = ALL  # the cleared tableau: every D wins
@@ -251,28 +262,26 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
         n_rows = 0
         for t in range(n_lv[k], n_lv[k + 1]):
             g = by_level[t]
-            if not keep[g]:
-                continue
-            x = g
+            gp = gpk[g]
+            seen = np.int64(0)
             for c in range(COLUMNS):
-                dig[c] = x % (heights0[c] + 1)
-                x //= heights0[c] + 1
-            seen = 0
-            for c in range(COLUMNS):
-                if dig[c]:
-                    seen |= np.int64(1) << exposed[c, dig[c]]
+                d = (gp >> (space.BITS * c)) & space.DIGIT
+                xs[c] = -1
+                if d:
+                    x = exposed[c, d]
+                    xs[c] = x
+                    seen |= np.int64(1) << x
+                    ccode[c] = _code(tmask, tbase, tcode, g - pw[c], after_of[x])
             n_s = 0
             # X = OR_r kmask[r] & (B'(h, drawn r) >> pwd[r])
             w[:] = 0
             closing = 0
-            for r in range(STOCK_KINDS):
-                if m0[r] == 0:
-                    continue
+            for r in kinds:
                 u = kt.drawn[r]
-                if not kt.when_stuck or kt.accepts[u] & seen == 0:
+                if not kt.when_stuck or accepts[u] & seen == 0:
                     closing |= np.int64(1) << r
-                s = _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below,
-                            full_row, wpool, scratch, n_s, memo)
+                s = _bprime(u, seen, mixed, xs, ccode, accepts, play_next, pw, g, tmask, tbase,
+                            tcode, below, full_row, wpool, scratch, n_s, memo, stamp)
                 if s == -1:
                     continue
                 if s == n_s:
@@ -292,16 +301,16 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
             slot = tbase[g]
             while m:
                 if m & 1:
-                    stuck = kt.accepts[u] & seen == 0
-                    if stuck:
+                    if accepts[u] & seen == 0:
                         tcode[slot] = wcode  # nothing to play: B = W (it may draw)
                     else:
-                        key = _set_key(kt, exposed, dig, after_of, u)
-                        if key >= 0 and memo_lvl[key] >= 0:
-                            tcode[slot] = memo_lvl[key]
+                        key = _set_key(accepts[u], seen, mixed, xs)
+                        if key >= 0 and stamp[1, key] == g:
+                            tcode[slot] = memo[1, key]
                         else:
-                            s = _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode,
-                                        below, full_row, wpool, scratch, n_s, memo)
+                            s = _bprime(u, seen, mixed, xs, ccode, accepts, play_next, pw, g,
+                                        tmask, tbase, tcode, below, full_row, wpool, scratch, n_s,
+                                        memo, stamp)
                             if s == n_s:
                                 n_s += 1
                             row = cur[n_rows]
@@ -319,7 +328,8 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                                 n_rows += 1
                             tcode[slot] = code
                             if key >= 0:
-                                memo_lvl[key] = code
+                                stamp[1, key] = g
+                                memo[1, key] = code
                     slot += 1
                 m >>= 1
                 u += 1
@@ -332,8 +342,6 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
             if not _is_zero(grow):
                 gidx[g] = n_g
                 n_g += 1
-            memo[:] = -1  # reset the memo of this h
-            memo_lvl[:] = -1
         peak = max(peak, n_rows)
     stats = np.zeros(4, np.int64)
     stats[0] = n_w
@@ -344,41 +352,52 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _set_key(kt, exposed, dig, after_of, u):
-    """The set of columns top u may play at heights ``dig`` (a key < 128), or -1 when one
-    of those plays makes a top that depends on u (no sharing then)."""
+def _code(tmask, tbase, tcode, g, v):
+    """The row code of B(g, v): ZERO unless a play into g can make top v."""
+    if v < 0 or (tmask[g] >> v) & 1 == 0:
+        return ZERO
+    return tcode[tbase[g] + popcount(tmask[g] & ((np.int64(1) << v) - 1))]
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _set_key(acc, seen, mixed, xs):
+    """The set of columns a top accepting the kinds ``acc`` may play at the exposed kinds
+    ``xs`` (a key < 128), or -1 when one of those plays makes a top that depends on the
+    top (no sharing then)."""
+    a = acc & seen
+    if a == 0:
+        return 0
+    if a & mixed:
+        return -1
     key = 0
     for c in range(COLUMNS):
-        if dig[c]:
-            x = exposed[c, dig[c]]
-            if kt.play_next[u, x] >= 0:
-                if after_of[x] < 0:
-                    return -1
-                key |= 1 << c
+        if xs[c] >= 0 and (a >> xs[c]) & 1:
+            key |= 1 << c
     return key
 
 
-@nb.njit(cache=True, nogil=True)
-def _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below, full_row, wpool,
-            scratch, n_s, memo):
+@nb.njit(cache=True, nogil=True, inline="always")
+def _bprime(u, seen, mixed, xs, ccode, accepts, play_next, pw, g, tmask, tbase, tcode, below,
+            full_row, wpool, scratch, n_s, memo, stamp):
     """B'(h, u) (B without the draw at h) into a scratch row: returns its index (an
     earlier one when memoised; ``n_s`` when new) or -1 when it is empty."""
-    key = _set_key(kt, exposed, dig, after_of, u)
+    key = _set_key(accepts[u], seen, mixed, xs)
     if key == 0:
         return -1
-    if key > 0 and memo[key] != -1:
-        return memo[key] if memo[key] >= 0 else -1
+    if key > 0 and stamp[0, key] == g:
+        return memo[0, key]
     row = scratch[n_s]
     row[:] = 0
     any_bit = False
     for c in range(COLUMNS):
-        if dig[c] == 0:
-            continue
-        v = kt.play_next[u, exposed[c, dig[c]]]
-        if v < 0:
-            continue
-        g2 = g - pw[c]
-        code = tcode[tbase[g2] + _rank(tmask[g2], v)] if (tmask[g2] >> v) & 1 else ZERO
+        if key > 0:
+            if (key >> c) & 1 == 0:
+                continue
+            code = ccode[c]
+        else:
+            if xs[c] < 0:
+                continue
+            code = _code(tmask, tbase, tcode, g - pw[c], play_next[u, xs[c]])
         if code == ZERO:  # (a height ``win_sets_within`` leaves out has no tops: ZERO)
             continue
         if code == ALL:
@@ -390,11 +409,8 @@ def _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below, fu
         for i in range(row.shape[0]):
             row[i] |= src[i]
         any_bit = True
+    s = n_s if any_bit else -1
     if key > 0:
-        memo[key] = n_s if any_bit else -2
-    return n_s if any_bit else -1
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _rank(mask, u):
-    return popcount(mask & ((np.int64(1) << u) - 1))
+        stamp[0, key] = g
+        memo[0, key] = s
+    return s
