@@ -227,10 +227,10 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
             k = space.cards_left(gpk[g])
             by_level[fill[k]] = g
             fill[k] += 1
-    tbase = np.zeros(g_size + 1, np.int64)
+    tbase = np.zeros(g_size + 1, np.int32)
     for g in range(g_size):
         tbase[g + 1] = tbase[g] + popcount(tmask[g])
-    tcode = np.full(tbase[g_size], ZERO, np.int64)
+    tcode = np.full(tbase[g_size], ZERO, np.int32)
     # level buffers: rows of B for the tops of a level; at most one per (h, top)
     cap = 1
     for k in range(top_level + 1):
@@ -252,7 +252,8 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     memo = np.zeros((2, 128), np.int64)  # scratch row of B', level row code of B
     stamp = np.full((2, 128), -1, np.int64)
     xs = np.zeros(COLUMNS, np.int64)  # exposed kinds (-1: an empty column)
-    ccode = np.zeros(COLUMNS, np.int64)  # B(h - e_c, the top after x_c) where it is shared
+    ccode = np.zeros((2, COLUMNS), np.int64)  # B(h - e_c, the top after x_c) where it is
+    ccode[1] = -1  # shared, once asked at this h (its stamp ccode[1, c] is g then)
     w = np.zeros(words, np.uint64)
     for t in range(tbase[0], tbase[1]):
         tcode[t] = ALL  # the cleared tableau: every D wins
@@ -271,7 +272,6 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                     x = exposed[c, d]
                     xs[c] = x
                     seen |= np.int64(1) << x
-                    ccode[c] = _code(tmask, tbase, tcode, g - pw[c], after_of[x])
             n_s = 0
             # X = OR_r kmask[r] & (B'(h, drawn r) >> pwd[r])
             w[:] = 0
@@ -393,7 +393,10 @@ def _bprime(u, seen, mixed, xs, ccode, accepts, play_next, pw, g, tmask, tbase, 
         if key > 0:
             if (key >> c) & 1 == 0:
                 continue
-            code = ccode[c]
+            if ccode[1, c] != g:
+                ccode[0, c] = _code(tmask, tbase, tcode, g - pw[c], play_next[u, xs[c]])
+                ccode[1, c] = g
+            code = ccode[0, c]
         else:
             if xs[c] < 0:
                 continue
