@@ -246,14 +246,21 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     n_g = 0
     n_w = 0
     peak = 0
-    # scratch: B' rows of this h, memoised by column set (128 sets); an entry is this h's
-    # when its stamp is g
+    # per h: the B' rows in scratch, memoised by column set (< 128: ``memo[0]``; the B row
+    # of the level ``memo[1]``), an entry this h's when its stamp is g; per top u its set
+    # (``tkey``) and B' row (``trow``).  Written out in place: each row view or array
+    # passed to a helper costs an atomic reference count.
     scratch = np.zeros((STOCK_KINDS + n_tops + 1, words), np.uint64)
-    memo = np.zeros((2, 128), np.int64)  # scratch row of B', level row code of B
+    memo = np.zeros((2, 128), np.int64)
     stamp = np.full((2, 128), -1, np.int64)
+    tkey = np.zeros(n_tops, np.int64)
+    trow = np.zeros(n_tops, np.int64)
     xs = np.zeros(COLUMNS, np.int64)  # exposed kinds (-1: an empty column)
-    ccode = np.zeros((2, COLUMNS), np.int64)  # B(h - e_c, the top after x_c) where it is
-    ccode[1] = -1  # shared, once asked at this h (its stamp ccode[1, c] is g then)
+    ccode = np.zeros((2, COLUMNS), np.int64)  # B(h - e_c, the top after x_c) once asked at h
+    ccode[1] = -1
+    drawtops = np.int64(0)
+    for r in kinds:
+        drawtops |= np.int64(1) << kt.drawn[r]
     w = np.zeros(words, np.uint64)
     for t in range(tbase[0], tbase[1]):
         tcode[t] = ALL  # the cleared tableau: every D wins
@@ -261,37 +268,103 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
         cur = bufs[k & 1]
         below = bufs[(k - 1) & 1]
         n_rows = 0
-        for t in range(n_lv[k], n_lv[k + 1]):
-            g = by_level[t]
+        for ti in range(n_lv[k], n_lv[k + 1]):
+            g = by_level[ti]
             gp = gpk[g]
             seen = np.int64(0)
             for c in range(COLUMNS):
                 d = (gp >> (space.BITS * c)) & space.DIGIT
                 xs[c] = -1
                 if d:
-                    x = exposed[c, d]
-                    xs[c] = x
-                    seen |= np.int64(1) << x
+                    xs[c] = exposed[c, d]
+                    seen |= np.int64(1) << xs[c]
+            # B'(h, u) (B without the draw at h) of the tops drawn or played into h
             n_s = 0
+            need = drawtops | tmask[g]
+            u = 0
+            while need:
+                if need & 1:
+                    a = accepts[u] & seen
+                    key = 0  # the columns u plays on; -1: the tops made depend on u
+                    if a & mixed:
+                        key = -1
+                    elif a:
+                        for c in range(COLUMNS):
+                            if xs[c] >= 0 and (a >> xs[c]) & 1:
+                                key |= 1 << c
+                    tkey[u] = key
+                    s = -1
+                    if key > 0 and stamp[0, key] == g:
+                        s = memo[0, key]
+                    elif key != 0:
+                        for i in range(words):
+                            scratch[n_s, i] = 0
+                        any_bit = False
+                        for c in range(COLUMNS):
+                            if xs[c] < 0 or (key > 0 and (key >> c) & 1 == 0):
+                                continue
+                            if key > 0 and ccode[1, c] == g:
+                                code = ccode[0, c]
+                            else:
+                                g2 = g - pw[c]
+                                v = play_next[u, xs[c]]
+                                code = ZERO  # (a height left out has no tops: ZERO)
+                                if v >= 0 and (tmask[g2] >> v) & 1:
+                                    code = tcode[tbase[g2]
+                                                 + popcount(tmask[g2] & ((np.int64(1) << v) - 1))]
+                                if key > 0:
+                                    ccode[0, c] = code
+                                    ccode[1, c] = g
+                            if code == ZERO:
+                                continue
+                            if code == ALL:
+                                for i in range(words):
+                                    scratch[n_s, i] |= full_row[i]
+                            elif code >= 0:
+                                for i in range(words):
+                                    scratch[n_s, i] |= below[code, i]
+                            else:
+                                for i in range(words):
+                                    scratch[n_s, i] |= wpool[-3 - code, i]
+                            any_bit = True
+                        if any_bit:
+                            s = n_s
+                            n_s += 1
+                        if key > 0:
+                            stamp[0, key] = g
+                            memo[0, key] = s
+                    trow[u] = s
+                need >>= 1
+                u += 1
             # X = OR_r kmask[r] & (B'(h, drawn r) >> pwd[r])
-            w[:] = 0
+            for i in range(words):
+                w[i] = 0
             closing = 0
             for r in kinds:
                 u = kt.drawn[r]
                 if not kt.when_stuck or accepts[u] & seen == 0:
                     closing |= np.int64(1) << r
-                s = _bprime(u, seen, mixed, xs, ccode, accepts, play_next, pw, g, tmask, tbase,
-                            tcode, below, full_row, wpool, scratch, n_s, memo, stamp)
-                if s == -1:
+                s = trow[u]
+                if s < 0:
                     continue
-                if s == n_s:
-                    n_s += 1
-                _or_shifted(w, scratch[s], pwd[r], kmask[r])
+                q = pwd[r] >> 6
+                b = np.uint64(pwd[r] & 63)
+                if b == 0:
+                    for i in range(words - 1 - q):
+                        w[i] |= scratch[s, i + q] & kmask[r, i]
+                else:
+                    cb = np.uint64(64) - b
+                    for i in range(words - 1 - q):
+                        w[i] |= ((scratch[s, i + q] >> b) | (scratch[s, i + q + 1] << cb)) & kmask[r, i]
             if kt.when_stuck:  # any-time: X is already closed (every row is a down-set)
                 _close(w, closing, m0, pwd, kmask)
             wcode = ZERO
-            if not _is_zero(w):
-                wpool[n_w] = w
+            nonzero = np.uint64(0)
+            for i in range(words):
+                nonzero |= w[i]
+            if nonzero:
+                for i in range(words):
+                    wpool[n_w, i] = w[i]
                 widx[g] = n_w
                 wcode = -3 - n_w
                 n_w += 1
@@ -301,45 +374,36 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
             slot = tbase[g]
             while m:
                 if m & 1:
+                    key = tkey[u]
                     if accepts[u] & seen == 0:
                         tcode[slot] = wcode  # nothing to play: B = W (it may draw)
+                    elif key >= 0 and stamp[1, key] == g:
+                        tcode[slot] = memo[1, key]
                     else:
-                        key = _set_key(accepts[u], seen, mixed, xs)
-                        if key >= 0 and stamp[1, key] == g:
-                            tcode[slot] = memo[1, key]
-                        else:
-                            s = _bprime(u, seen, mixed, xs, ccode, accepts, play_next, pw, g,
-                                        tmask, tbase, tcode, below, full_row, wpool, scratch, n_s,
-                                        memo, stamp)
-                            if s == n_s:
-                                n_s += 1
-                            row = cur[n_rows]
-                            if s >= 0:
-                                row[:] = scratch[s]
-                            else:
-                                row[:] = 0
-                            if not kt.when_stuck:
-                                for i in range(words):
-                                    row[i] |= w[i]
-                            if _is_zero(row):
-                                code = ZERO
-                            else:
-                                code = n_rows
-                                n_rows += 1
-                            tcode[slot] = code
-                            if key >= 0:
-                                stamp[1, key] = g
-                                memo[1, key] = code
+                        s = trow[u]
+                        if s < 0:  # B = W (any-time) or empty
+                            code = ZERO if kt.when_stuck else wcode
+                        else:  # B' is not empty, nor then B
+                            for i in range(words):
+                                cur[n_rows, i] = scratch[s, i] if kt.when_stuck else scratch[s, i] | w[i]
+                            code = n_rows
+                            n_rows += 1
+                        tcode[slot] = code
+                        if key >= 0:
+                            stamp[1, key] = g
+                            memo[1, key] = code
                     slot += 1
                 m >>= 1
                 u += 1
             # G(h): W(h) and every B' row of h
-            grow = gpool[n_g]
-            grow[:] = w
-            for s2 in range(n_s):
-                for i in range(words):
-                    grow[i] |= scratch[s2, i]
-            if not _is_zero(grow):
+            nonzero = np.uint64(0)
+            for i in range(words):
+                v = w[i]
+                for s2 in range(n_s):
+                    v |= scratch[s2, i]
+                gpool[n_g, i] = v
+                nonzero |= v
+            if nonzero:
                 gidx[g] = n_g
                 n_g += 1
         peak = max(peak, n_rows)
@@ -349,71 +413,3 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     stats[2] = words
     stats[3] = n_g
     return widx, wpool, gidx, gpool, stats
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _code(tmask, tbase, tcode, g, v):
-    """The row code of B(g, v): ZERO unless a play into g can make top v."""
-    if v < 0 or (tmask[g] >> v) & 1 == 0:
-        return ZERO
-    return tcode[tbase[g] + popcount(tmask[g] & ((np.int64(1) << v) - 1))]
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _set_key(acc, seen, mixed, xs):
-    """The set of columns a top accepting the kinds ``acc`` may play at the exposed kinds
-    ``xs`` (a key < 128), or -1 when one of those plays makes a top that depends on the
-    top (no sharing then)."""
-    a = acc & seen
-    if a == 0:
-        return 0
-    if a & mixed:
-        return -1
-    key = 0
-    for c in range(COLUMNS):
-        if xs[c] >= 0 and (a >> xs[c]) & 1:
-            key |= 1 << c
-    return key
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _bprime(u, seen, mixed, xs, ccode, accepts, play_next, pw, g, tmask, tbase, tcode, below,
-            full_row, wpool, scratch, n_s, memo, stamp):
-    """B'(h, u) (B without the draw at h) into a scratch row: returns its index (an
-    earlier one when memoised; ``n_s`` when new) or -1 when it is empty."""
-    key = _set_key(accepts[u], seen, mixed, xs)
-    if key == 0:
-        return -1
-    if key > 0 and stamp[0, key] == g:
-        return memo[0, key]
-    row = scratch[n_s]
-    row[:] = 0
-    any_bit = False
-    for c in range(COLUMNS):
-        if key > 0:
-            if (key >> c) & 1 == 0:
-                continue
-            if ccode[1, c] != g:
-                ccode[0, c] = _code(tmask, tbase, tcode, g - pw[c], play_next[u, xs[c]])
-                ccode[1, c] = g
-            code = ccode[0, c]
-        else:
-            if xs[c] < 0:
-                continue
-            code = _code(tmask, tbase, tcode, g - pw[c], play_next[u, xs[c]])
-        if code == ZERO:  # (a height ``win_sets_within`` leaves out has no tops: ZERO)
-            continue
-        if code == ALL:
-            src = full_row
-        elif code >= 0:
-            src = below[code]
-        else:
-            src = wpool[-3 - code]
-        for i in range(row.shape[0]):
-            row[i] |= src[i]
-        any_bit = True
-    s = n_s if any_bit else -1
-    if key > 0:
-        stamp[0, key] = g
-        memo[0, key] = s
-    return s
