@@ -310,8 +310,8 @@ def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
     pbase = np.zeros(g_size, np.int64)
     keep = np.zeros(g_size, np.bool_)
     inrow = np.zeros((n_tops, words), np.uint64)
-    z = np.zeros(words, np.uint64)
-    y = np.zeros(words, np.uint64)
+    z = np.zeros((1, words), np.uint64)  # (2-D: rows indexed, never viewed)
+    y = np.zeros((1, words), np.uint64)
     for k in range(top_level, 0, -1):
         cur = bufs[k & 1]
         above = bufs[(k + 1) & 1]
@@ -337,59 +337,73 @@ def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
                 while src:
                     if src & 1:
                         v = play_next[t, xk]
-                        row = above[pbase[p] + rank_in(m, t)]
+                        j = pbase[p] + rank_in(m, t)
                         if (touched >> v) & 1:
                             for i in range(words):
-                                inrow[v, i] |= row[i]
+                                inrow[v, i] |= above[j, i]
                         else:
-                            inrow[v, :] = row
+                            for i in range(words):
+                                inrow[v, i] = above[j, i]
                             touched |= np.int64(1) << v
                     src >>= 1
                     t += 1
             if g == full:
                 if (touched >> top0) & 1 == 0:
-                    inrow[top0, :] = 0
+                    for i in range(words):
+                        inrow[top0, i] = 0
                     touched |= np.int64(1) << top0
                 inrow[top0, 0] |= np.uint64(1)
             if touched == 0:
                 continue
             # Dr: the In rows of the tops that may draw, closed under the draws that may follow
-            z[:] = 0
+            # (written out in place: each row view costs an atomic reference count)
+            for i in range(words):
+                z[0, i] = 0
             m = touched
             t = 0
             while m:
                 if m & 1 and (not kt.when_stuck or accepts[t] & seen == 0):
                     for i in range(words):
-                        z[i] |= inrow[t, i]
+                        z[0, i] |= inrow[t, i]
                 m >>= 1
                 t += 1
-            have_dr = not _is_zero(z)
+            nonzero = np.uint64(0)
+            for i in range(words):
+                nonzero |= z[0, i]
+            have_dr = nonzero != 0
             if have_dr:
-                y[:] = z
+                for i in range(words):
+                    y[0, i] = z[0, i]
                 for r in range(STOCK_KINDS):
                     if (drawable >> r) & 1 == 0 or (kt.when_stuck and accepts[kt.drawn[r]] & seen):
                         continue
                     for _ in range(m0[r]):
-                        or_shifted_up(y, y, pwd[r], kup[r])
+                        _up_row(y, 0, y, 0, pwd[r], kup, r)
                 for i in range(words):
-                    z[i] = (z[i] | y[i]) & full_row[i]
+                    z[0, i] = (z[0, i] | y[0, i]) & full_row[i]
             any_row = False
             for t in range(n_tops):
                 if accepts[t] & seen == 0:
                     continue
-                row = cur[n_rows]
                 any_src = False
                 if (touched >> t) & 1:
-                    row[:] = inrow[t]
+                    for i in range(words):
+                        cur[n_rows, i] = inrow[t, i]
                     any_src = True
                 if have_dr and tkinds[t]:
                     if not any_src:
-                        row[:] = 0
+                        for i in range(words):
+                            cur[n_rows, i] = 0
                         any_src = True
                     for r in range(STOCK_KINDS):
                         if (tkinds[t] >> r) & 1:
-                            or_shifted_up(row, z, pwd[r], kup[r])
-                if not any_src or _is_zero(row):
+                            _up_row(cur, n_rows, z, 0, pwd[r], kup, r)
+                if not any_src:
+                    continue
+                nonzero = np.uint64(0)
+                for i in range(words):
+                    nonzero |= cur[n_rows, i]
+                if nonzero == 0:
                     continue
                 any_row = True
                 if pmask[g] == 0:
@@ -398,3 +412,17 @@ def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
                 n_rows += 1
             keep[g] = have_dr or any_row
     return keep
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _up_row(dst, j, src, k, shift, mask, r):
+    """``or_shifted_up(dst[j], src[k], shift, mask[r])`` without the row views (each
+    costs an atomic reference count).  Safe in place."""
+    words = src.shape[1]
+    q = shift >> 6
+    b = np.uint64(shift & 63)
+    for i in range(words - 1, q - 1, -1):
+        v = src[k, i - q] << b
+        if b and i > q:
+            v |= src[k, i - q - 1] >> (np.uint64(64) - b)
+        dst[j, i] |= v & mask[r, i]
