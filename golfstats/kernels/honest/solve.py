@@ -30,7 +30,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest import blocks, policy, reach, wins
+from golfstats.kernels.honest import blocks, policy, reach, reachable, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
 from golfstats.kernels.honest.memory import PAGE, zero_values
@@ -38,7 +38,7 @@ from golfstats.kernels.honest.space import BITS, COLUMNS, STROKES, d_codes, dens
 from golfstats.kernels.honest.winp import layer_step, values_peak
 
 #: Drawn multisets (D-codes) up to which ``solve_win`` first finds the heights reachable
-#: positions play or draw at, and computes W there only (``reach.reachable_heights``,
+#: positions play or draw at, and computes W there only (``reachable.reachable_heights``,
 #: ``wins.win_sets_within``): a mid-game position's W over every height below it costs
 #: far more than the reachable part.  Above it, W covers every height (the reach pass
 #: without W would cost as much as W).
@@ -157,8 +157,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     n_tops = kt.play_next.shape[0]
     say("wins", 0, 1, {})
     if size <= PRUNE_MAX_DRAWN:  # small: W only at the heights a reachable position plays or draws at
-        where = reach.reachable_heights(kt, exposed, heights0, top0, m0, pwd, size,
-                                        wins.kind_masks(m0, pwd, size)[1])
+        where = reachable.reachable_heights(kt, exposed, heights0, top0, m0, pwd, size,
+                                            wins.kind_masks(m0, pwd, size)[1])
     else:
         where = np.ones(g_size, np.bool_)
     widx, wpool, gidx, gpool, wstats = wins.win_sets_within(kt, exposed, heights0, m0, pwd, size,

@@ -85,14 +85,6 @@ def _or_shifted(dst, src, shift, mask):
             dst[i] |= ((src[i + q] >> b) | (src[i + q + 1] << cb)) & mask[i]
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def _is_zero(row):
-    for i in range(row.shape[0]):
-        if row[i]:
-            return False
-    return True
-
-
 @nb.njit(cache=True, nogil=True)
 def _close(w, closing, m0, pwd, kmask):
     """W[D] |= W[D + r] for every kind r in ``closing`` (a bit set), to the fixed point:
@@ -197,15 +189,12 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     acc_of, after_of = play_groups(play_next)
     all_tops = (np.int64(1) << n_tops) - 1
     mixed = np.int64(0)  # kinds a play of which makes a top that depends on the top
-    for x in range(after_of.shape[0]):
-        if after_of[x] < 0:
-            mixed |= np.int64(1) << x
+    for x in np.flatnonzero(after_of < 0):
+        mixed |= np.int64(1) << x
     kinds = np.flatnonzero(m0 > 0)
     gpk = space.packed_codes(heights0)
     # the kept height vectors by level (cards left), and the tops a play into each can make
-    top_level = 0
-    for c in range(COLUMNS):
-        top_level += heights0[c]
+    top_level = space.cards_left(gpk[full])
     tmask = np.zeros(g_size, np.int64)
     n_lv = np.zeros(top_level + 2, np.int64)
     for g in range(g_size):
@@ -246,10 +235,9 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     n_g = 0
     n_w = 0
     peak = 0
-    # per h: the B' rows in scratch, memoised by column set (< 128: ``memo[0]``; the B row
-    # of the level ``memo[1]``), an entry this h's when its stamp is g; per top u its set
-    # (``tkey``) and B' row (``trow``).  Written out in place: each row view or array
-    # passed to a helper costs an atomic reference count.
+    # per h: the B' rows in scratch, memoised by column set (< 128: ``memo[0]``; the level's
+    # B row ``memo[1]``), an entry this h's when its stamp is g; per top u its set (``tkey``)
+    # and B' row (``trow``).  In place: each row view or array passed costs a reference count.
     scratch = np.zeros((STOCK_KINDS + n_tops + 1, words), np.uint64)
     memo = np.zeros((2, 128), np.int64)
     stamp = np.full((2, 128), -1, np.int64)
@@ -313,8 +301,7 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                                     code = tcode[tbase[g2]
                                                  + popcount(tmask[g2] & ((np.int64(1) << v) - 1))]
                                 if key > 0:
-                                    ccode[0, c] = code
-                                    ccode[1, c] = g
+                                    ccode[0, c], ccode[1, c] = code, g
                             if code == ZERO:
                                 continue
                             if code == ALL:
@@ -331,8 +318,7 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                             s = n_s
                             n_s += 1
                         if key > 0:
-                            stamp[0, key] = g
-                            memo[0, key] = s
+                            stamp[0, key], memo[0, key] = g, s
                     trow[u] = s
                 need >>= 1
                 u += 1
@@ -390,8 +376,7 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                             n_rows += 1
                         tcode[slot] = code
                         if key >= 0:
-                            stamp[1, key] = g
-                            memo[1, key] = code
+                            stamp[1, key], memo[1, key] = g, code
                     slot += 1
                 m >>= 1
                 u += 1
