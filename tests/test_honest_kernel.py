@@ -512,7 +512,7 @@ def test_drawn_from_states_are_their_definition(variant):
         pwd, size, _, _ = d_codes(m0)
         widx, wpool, gidx, gpool, _ = win_sets(kt, arrays.exposed, arrays.heights, m0, pwd, size)
         ridx, rpool, qidx, qpool, _ = reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0, pwd,
-                                                 size, widx, wpool, gidx, gpool)
+                                                 size, widx, wpool, gidx, gpool, False)
         pw, _, g_size = powers(arrays.heights)
         got = set()
         for g in range(g_size):

@@ -248,13 +248,13 @@ class HonestOptimum(Strategy):
 
             return solver_for(True), deal_from_uniforms
         from golfstats.goals import Goal
-        from golfstats.kernels.honest import play, reach, winp, wins
+        from golfstats.kernels.honest import play, reach, reachable, winp, wins
         from golfstats.kernels.honest.solve import policy_values, solve_strokes
 
         goal = Goal(policy.param("goal"))
         if goal is Goal.STROKES:
             return solve_strokes, play.play_strokes, deal_from_uniforms
-        passes = (wins.win_sets_within, reach.reachable_heights, reach.reach_sets, winp.layer_step,
+        passes = (wins.win_sets_within, reachable.reachable_heights, reach.reach_sets, winp.layer_step,
                   deal_from_uniforms)
         if goal is Goal.WIN:
             return passes + (play.play_winp,)

@@ -2,8 +2,9 @@
 ``golfstats.odds``).
 
 ``space`` the state codes and comparisons; ``wins`` the W bitsets and G rows; ``reach``
-the states the position reaches; ``blocks`` their tables a drawn multiset at a time;
-``winp`` the chances of winning; ``policy`` the policy's expected strokes along its own
-choices; ``forward`` and ``backward`` goal strokes' whole state space; ``play`` the
-play-outs of the ``optimal`` policy; ``solve`` the entry points.  No I/O, no RNG.
+the states the position reaches (``reachable`` only the heights, for W); ``blocks``
+their tables a drawn multiset at a time; ``winp`` the chances of winning; ``policy`` the
+policy's expected strokes along its own choices; ``forward`` and ``backward`` goal
+strokes' whole state space; ``play`` the play-outs of the ``optimal`` policy; ``solve``
+the entry points.  No I/O, no RNG.
 """

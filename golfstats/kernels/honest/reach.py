@@ -40,7 +40,14 @@ import numpy as np
 
 from golfstats.kernels.core import powers
 from golfstats.kernels.honest.memory import level_rows, release_rows
-from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, play_groups, rank_in
+from golfstats.kernels.honest.space import (
+    COLUMNS,
+    STOCK_KINDS,
+    cards_left,
+    packed_codes,
+    play_groups,
+    rank_in,
+)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -84,16 +91,12 @@ def _is_zero(row):
 @nb.njit(cache=True, nogil=True)
 def _levels(heights0, g_size):
     """Dense codes by level (cards left): ``by_level[n_lv[k]:n_lv[k + 1]]``."""
+    gpk = packed_codes(heights0)  # (no division per digit)
     level = np.zeros(g_size, np.int64)
     n_lv = np.zeros(COLUMNS * 6 + 2, np.int64)
     for g in range(g_size):
-        x = g
-        k = 0
-        for c in range(COLUMNS):
-            k += x % (heights0[c] + 1)
-            x //= heights0[c] + 1
-        level[g] = k
-        n_lv[k + 1] += 1
+        level[g] = cards_left(gpk[g])
+        n_lv[level[g] + 1] += 1
     for k in range(n_lv.shape[0] - 1):
         n_lv[k + 1] += n_lv[k]
     by_level = np.empty(g_size, np.int64)
@@ -105,34 +108,14 @@ def _levels(heights0, g_size):
 
 
 @nb.njit(cache=True, nogil=True)
-def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gpool):
-    """Dr and Q, h-major: ``rpool[ridx[g]]`` and ``qpool[qidx[g]]`` (index -1: empty).
+def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gpool, release):
+    """Dr and Q, h-major: ``rpool[ridx[g]]`` and ``qpool[qidx[g]]`` (index -1: empty).  With
+    ``release`` the pages of the W and G rows of a level are handed back once the level is
+    done (``honest.memory``: those rows read 0 afterwards; the pools must be no one else's).
 
     Returns ``(ridx, rpool, qidx, qpool, stats)``, ``stats = [Dr rows, Q rows, peak
-    position rows of a level, position rows in all, 0]``.
-    """
-    none = np.full(1, -1, np.int64)
-    ridx, rpool, qidx, qpool, _, _, stats = reach_sets_pruned(
-        kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gpool, none,
-        np.zeros((1, wpool.shape[1]), np.uint64), False)
-    return ridx, rpool, qidx, qpool, stats
-
-
-@nb.njit(cache=True, nogil=True)
-def reach_sets_pruned(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gpool, oidx,
-                      opool, release):
-    """``reach_sets`` with the rows ONE (``oidx`` of one entry: none), and with ``release``
-    the pages of the W, G and ONE rows of a level handed back once the level is done
-    (``honest.memory``: those rows read 0 afterwards; the pools must be no one else's).
-
-    With the rows ONE (``honest.ones``: p = 1 exactly) a drawn-from state in ONE is kept in
-    Dr (its value, 1, is read by the chains that end there) but its draws are not
-    followed; the Dr states in ONE are then ``spool[sidx[g]]``.
-
-    Returns ``(ridx, rpool, qidx, qpool, sidx, spool, stats)``, ``stats = [Dr rows, Q
-    rows, peak position rows of a level, position rows in all, Dr rows with a ONE
-    bit, peak rows alive (W, G and ONE not yet released, Dr, Q, and two levels of
-    position rows)]``.
+    position rows of a level, position rows in all, peak rows alive (W and G not yet
+    released, Dr, Q, and two levels of position rows)]``.
     """
     pw, full, g_size = powers(heights0)
     words = wpool.shape[1]
@@ -155,12 +138,7 @@ def reach_sets_pruned(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, g
     rpool = np.empty((g_size, words), np.uint64)
     qidx = np.full(g_size, -1, np.int64)
     qpool = np.empty((g_size, words), np.uint64)
-    pruned = oidx.shape[0] == g_size
-    sidx = np.full(g_size if pruned else 1, -1, np.int64)
-    spool = np.empty((g_size if pruned else 1, words), np.uint64)
-    n_s = 0
     y = np.zeros(words, np.uint64)
-    zexp = np.zeros(words, np.uint64)
     n_r = 0
     n_q = 0
     inrow = np.zeros((n_tops, words), np.uint64)
@@ -168,9 +146,9 @@ def reach_sets_pruned(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, g
     dig = np.zeros(COLUMNS, np.int64)
     peak = 0
     all_rows = 0
-    live_in = 0  # W, G and ONE rows not yet released
+    live_in = 0  # W and G rows not yet released
     for g in range(g_size):
-        live_in += (widx[g] >= 0) + (gidx[g] >= 0) + (pruned and oidx[g] >= 0)
+        live_in += (widx[g] >= 0) + (gidx[g] >= 0)
     peak_live = 0
     prev_rows = 0
     for k in range(top_level, 0, -1):
@@ -233,13 +211,7 @@ def reach_sets_pruned(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, g
                 for i in range(words):
                     z[i] &= wrow[i]
                 if not _is_zero(z):
-                    oi = oidx[g] if pruned else -1
-                    if oi >= 0:  # close from the states not in ONE only (ONE's draws are not followed)
-                        orow = opool[oi]
-                        for i in range(words):
-                            y[i] = z[i] & ~orow[i]
-                    else:
-                        y[:] = z
+                    y[:] = z
                     for r in range(STOCK_KINDS):
                         if m0[r] == 0 or (kt.when_stuck and accepts[kt.drawn[r]] & seen):
                             continue
@@ -247,15 +219,6 @@ def reach_sets_pruned(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, g
                             or_shifted_up(y, y, pwd[r], kup[r])
                     for i in range(words):
                         z[i] = (z[i] | y[i]) & wrow[i]
-                    zexp[:] = z
-                    if oi >= 0:
-                        sure = spool[n_s]
-                        for i in range(words):
-                            sure[i] = z[i] & orow[i]
-                            zexp[i] = z[i] & ~orow[i]
-                        if not _is_zero(sure):
-                            sidx[g] = n_s
-                            n_s += 1
                     rpool[n_r] = z
                     ridx[g] = n_r
                     n_r += 1
@@ -280,7 +243,7 @@ def reach_sets_pruned(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, g
                             if not any_src:
                                 row[:] = 0
                                 any_src = True
-                            or_shifted_up(row, zexp, pwd[r], kup[r])
+                            or_shifted_up(row, z, pwd[r], kup[r])
                 if not any_src:
                     continue
                 if g != full:
@@ -303,43 +266,19 @@ def reach_sets_pruned(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, g
         if k < top_level:  # the rows of level k + 1 are no longer read
             for ti in range(n_lv[k + 1], n_lv[k + 2]):
                 pmask[by_level[ti]] = 0
-        peak_live = max(peak_live, live_in + n_r + n_q + n_s + n_rows + prev_rows)
+        peak_live = max(peak_live, live_in + n_r + n_q + n_rows + prev_rows)
         prev_rows = n_rows
-        if release:  # this level's W, G and ONE rows are read no more
+        if release:  # this level's W and G rows are read no more
             first, end, count = level_rows(widx, by_level, n_lv[k], n_lv[k + 1])
             release_rows(wpool, first, end)
             live_in -= count
             first, end, count = level_rows(gidx, by_level, n_lv[k], n_lv[k + 1])
             release_rows(gpool, first, end)
             live_in -= count
-            if pruned:
-                first, end, count = level_rows(oidx, by_level, n_lv[k], n_lv[k + 1])
-                release_rows(opool, first, end)
-                live_in -= count
-    stats = np.zeros(6, np.int64)
-    stats[5] = peak_live
+    stats = np.zeros(5, np.int64)
     stats[0] = n_r
     stats[1] = n_q
     stats[2] = peak
     stats[3] = all_rows
-    stats[4] = n_s
-    return ridx, rpool, qidx, qpool, sidx, spool, stats
-
-
-@nb.njit(cache=True, nogil=True)
-def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
-    """``keep[g]``: some position (h, t, D) reachable from the position has a legal play,
-    or draws, at the dense heights code g: ``reach_sets`` with W and G every D (so Dr is
-    every drawn-from state reached and Q every reached position with a play).  What
-    ``wins.win_sets_within`` needs to be exact at every reachable state."""
-    g_size = 1
-    for c in range(heights0.shape[0]):
-        g_size *= heights0[c] + 1
-    idx = np.zeros(g_size, np.int64)
-    pool = full_row.copy().reshape((1, full_row.shape[0]))
-    ridx, _, qidx, _, _ = reach_sets(kt, exposed, heights0, top0, m0, pwd, size, idx, pool, idx,
-                                     pool)
-    keep = np.zeros(g_size, np.bool_)
-    for g in range(g_size):
-        keep[g] = ridx[g] >= 0 or qidx[g] >= 0
-    return keep
+    stats[4] = peak_live
+    return ridx, rpool, qidx, qpool, stats

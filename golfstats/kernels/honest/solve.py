@@ -30,15 +30,15 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest import blocks, ones, policy, reach, wins
+from golfstats.kernels.honest import blocks, policy, reach, reachable, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
 from golfstats.kernels.honest.memory import PAGE, zero_values
 from golfstats.kernels.honest.space import BITS, COLUMNS, STROKES, d_codes, dense_of, packed_codes
-from golfstats.kernels.honest.winp import layer_step, set_sure, values_peak
+from golfstats.kernels.honest.winp import layer_step, values_peak
 
 #: Drawn multisets (D-codes) up to which ``solve_win`` first finds the heights reachable
-#: positions play or draw at, and computes W there only (``reach.reachable_heights``,
+#: positions play or draw at, and computes W there only (``reachable.reachable_heights``,
 #: ``wins.win_sets_within``): a mid-game position's W over every height below it costs
 #: far more than the reachable part.  Above it, W covers every height (the reach pass
 #: without W would cost as much as W).
@@ -131,7 +131,7 @@ POLICY_BYTES_PER_STATE = 144
 
 
 def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=False,
-              stock_order=None, max_states=None, max_bytes=None, progress=None, prune=False):
+              stock_order=None, max_states=None, max_bytes=None, progress=None):
     """Goal win: the chance of winning of the position (heights0, top0) with stock
     multiset ``m0``; with ``strokes`` (which needs ``keep=KEEP_ALL``) also the win-strokes
     policy's expected strokes (goal win-strokes).  Goal win alone never pays for them,
@@ -145,16 +145,10 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     pass left).  Over any of them the solution is unresolved, with the stats so far.
     ``progress(pass_name, done, total, info)`` is called between passes and layers (the
     value pass's ``info`` has ``work``, its states, and ``work_done``, those of the layers
-    valued so far).  ``prune`` (off by default; only with ``keep=KEEP_LAYERS``) leaves out
-    what follows the draws from states won for certain (``honest.ones``): the values are
-    the same, but the table would hold no p beyond those states, which a play-out needs.
-    Measured on putt-putt deals from the start it leaves out under 1% of the states and
-    its pass costs more than that saves (benchmarks/README.md), hence off.
+    valued so far).
     """
     if strokes and keep != KEEP_ALL:
         raise ValueError("the expected strokes read every p: they need keep=KEEP_ALL")
-    if prune and keep != KEEP_LAYERS:
-        raise ValueError("prune leaves out values a kept table needs: keep=KEEP_LAYERS only")
     out = WinSolution()
     say = progress or (lambda *_: None)
     pw, full, g_size = powers(heights0)
@@ -163,8 +157,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     n_tops = kt.play_next.shape[0]
     say("wins", 0, 1, {})
     if size <= PRUNE_MAX_DRAWN:  # small: W only at the heights a reachable position plays or draws at
-        where = reach.reachable_heights(kt, exposed, heights0, top0, m0, pwd, size,
-                                        wins.kind_masks(m0, pwd, size)[1])
+        where = reachable.reachable_heights(kt, exposed, heights0, top0, m0, pwd, size,
+                                            wins.kind_masks(m0, pwd, size)[1])
     else:
         where = np.ones(g_size, np.bool_)
     widx, wpool, gidx, gpool, wstats = wins.win_sets_within(kt, exposed, heights0, m0, pwd, size,
@@ -172,21 +166,14 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     words = wpool.shape[1]
     if max_bytes is not None and wpool.nbytes + gpool.nbytes > max_bytes:
         return _refused(out, wstats, wpool.nbytes + gpool.nbytes)
-    if prune:
-        say("ones", 0, 1, {})
-        oidx, opool, ostats = ones.one_sets_within(kt, exposed, heights0, m0, pwd, size, where,
-                                                   widx, wpool)
-    else:
-        oidx, opool, ostats = np.full(1, -1, np.int64), np.zeros((1, words), np.uint64), np.zeros(2, np.int64)
     del where
     say("reach", 0, 1, {})
-    ridx, rpool, qidx, qpool, sidx, spool, rstats = reach.reach_sets_pruned(
-        kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gpool, oidx, opool, True)
-    del oidx, opool
+    ridx, rpool, qidx, qpool, rstats = reach.reach_sets(kt, exposed, heights0, top0, m0, pwd, size,
+                                                        widx, wpool, gidx, gpool, True)
     row = words * 8
-    # the W pass's peak (W, G and two levels of B rows), then reach's (W, G and ONE rows
+    # the W pass's peak (W, G and two levels of B rows), then reach's (W and G rows
     # released a level at a time as Dr and Q grow)
-    first = max(int(wstats[0] + wstats[3] + 2 * wstats[1]) * row, int(rstats[5]) * row)
+    first = max(int(wstats[0] + wstats[3] + 2 * wstats[1]) * row, int(rstats[4]) * row)
     if max_bytes is not None and first > max_bytes:
         return _refused(out, wstats, first)
     del wpool, gpool, widx, gidx
@@ -199,12 +186,6 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     del rpool, ridx
     q = blocks.d_major(qidx, qpool, size, blocks.pool_bits(qidx, qpool))
     del qpool, qidx
-    if prune:
-        sidx = sidx[hinv]
-        sure = blocks.d_major(sidx, spool, size, blocks.pool_bits(sidx, spool))
-    else:
-        sure = np.zeros((0, 0), np.uint64)
-    del spool, sidx
     dcnt = blocks.row_counts(dr)
     qcnt = blocks.row_counts(q)
     drawn, states = int(dcnt.sum()), int(qcnt.sum())
@@ -226,11 +207,10 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                                      release + PAGE // 8))
     else:
         values = 8 * max(int(lsize[j] + lsize[j - 1]) for j in range(1, n + 1)) if n else 8
-    second = (dr.nbytes + q.nbytes + sure.nbytes + values + big * (n_tops * 8 + 16) + int(lsize.max()) * 4
+    second = (dr.nbytes + q.nbytes + values + big * (n_tops * 8 + 16) + int(lsize.max()) * 4
               + g_size * 20 + hinv.nbytes
               + (dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if keep != KEEP_LAYERS else 0))
     out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
-                 "one_rows": int(ostats[0]), "one_rounds": int(ostats[1]),
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second)}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
         return out
@@ -267,8 +247,6 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                             moves, release)
         if j > 0:
             done += int(result)
-            if prune:
-                set_sure(order, layer_start, j - 1, dr, sure, off, below)
             if path_d[j - 1] >= 0:
                 d = path_d[j - 1]
                 path_vals[d] = below[off[d]:off[d] + dcnt[d]].copy()

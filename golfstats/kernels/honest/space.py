@@ -265,16 +265,22 @@ def draw_sources(kt, m0, pwd, d, n, j, blk_lo, blk_hi):
 
 @nb.njit(cache=True, nogil=True)
 def packed_codes(heights0):
-    """The packed code of every dense heights code below ``heights0``."""
+    """The packed code of every dense heights code below ``heights0`` (an odometer over the
+    digits: no division)."""
     g_size = 1
     for c in range(heights0.shape[0]):
         g_size *= heights0[c] + 1
     out = np.empty(g_size, np.int64)
-    for g in range(g_size):
-        x = g
-        gp = 0
-        for c in range(heights0.shape[0]):
-            gp |= (x % (heights0[c] + 1)) << (BITS * c)
-            x //= heights0[c] + 1
+    dig = np.zeros(heights0.shape[0], np.int64)
+    gp = 0
+    out[0] = 0
+    for g in range(1, g_size):
+        c = 0
+        while dig[c] == heights0[c]:  # carry: this digit wraps to 0
+            gp -= dig[c] << (BITS * c)
+            dig[c] = 0
+            c += 1
+        dig[c] += 1
+        gp += np.int64(1) << (BITS * c)
         out[g] = gp
     return out

@@ -224,27 +224,6 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
 
 
 @nb.njit(cache=True, nogil=True)
-def set_sure(order, layer_start, j, dr, sure, off, vals):
-    """p = 1 for the drawn-from states of layer j in ``sure`` (Dr's states in ONE, D-major
-    as ``dr``, inside it): their draws were not followed, so what the layer above added
-    to them is not their value; 1 is (``honest.ones``)."""
-    for oi in range(layer_start[j], layer_start[j + 1]):
-        d = order[oi]
-        k = off[d]
-        for w in range(dr.shape[1]):
-            a = dr[d, w]
-            if a == 0:
-                continue
-            s = sure[d, w]
-            while a:
-                low = a & (~a + np.uint64(1))
-                if s & low:
-                    vals[k] = 1.0
-                k += 1
-                a ^= low
-
-
-@nb.njit(cache=True, nogil=True)
 def values_peak(order, layer_start, off, dcnt, lsize, m0, pwd, step):
     """An upper bound on the values alive at once when ``layer_step`` hands back what it
     has read (``release``): in the step of layer j, before block D', the values of layer j

@@ -47,6 +47,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
+from golfstats.kernels.honest import space
 from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, after_bits, play_groups, popcount
 
 ZERO, ALL = -1, -2  # row codes: the empty row, the full row; >= 0 a level row; <= -3 a W row
@@ -82,14 +83,6 @@ def _or_shifted(dst, src, shift, mask):
         cb = np.uint64(64) - b
         for i in range(words - q):
             dst[i] |= ((src[i + q] >> b) | (src[i + q + 1] << cb)) & mask[i]
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _is_zero(row):
-    for i in range(row.shape[0]):
-        if row[i]:
-            return False
-    return True
 
 
 @nb.njit(cache=True, nogil=True)
@@ -191,38 +184,42 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     words = ((size + 63) >> 6) + 1
     kmask, full_row = kind_masks(m0, pwd, size)
     play_next = kt.play_next
+    accepts = kt.accepts
     n_tops = play_next.shape[0]
     acc_of, after_of = play_groups(play_next)
     all_tops = (np.int64(1) << n_tops) - 1
-    # height vectors by level (cards left), and the tops a play into each can make
-    level = np.zeros(g_size, np.int64)
+    mixed = np.int64(0)  # kinds a play of which makes a top that depends on the top
+    for x in np.flatnonzero(after_of < 0):
+        mixed |= np.int64(1) << x
+    kinds = np.flatnonzero(m0 > 0)
+    gpk = space.packed_codes(heights0)
+    # the kept height vectors by level (cards left), and the tops a play into each can make
+    top_level = space.cards_left(gpk[full])
     tmask = np.zeros(g_size, np.int64)
-    dig = np.zeros(COLUMNS, np.int64)
-    n_lv = np.zeros(COLUMNS * 6 + 2, np.int64)
+    n_lv = np.zeros(top_level + 2, np.int64)
     for g in range(g_size):
-        x = g
-        k = 0
-        for c in range(COLUMNS):
-            dig[c] = x % (heights0[c] + 1)
-            x //= heights0[c] + 1
-            k += dig[c]
-            if dig[c] < heights0[c] and (keep[g] or g == 0):  # others' B: ZERO
-                tmask[g] |= after_bits(play_next, acc_of, after_of, all_tops,
-                                       exposed[c, dig[c] + 1])
-        level[g] = k
-        n_lv[k + 1] += 1
-    top_level = level[full]
+        if keep[g] or g == 0:  # others' B: ZERO
+            gp = gpk[g]
+            m = np.int64(0)
+            for c in range(COLUMNS):
+                d = (gp >> (space.BITS * c)) & space.DIGIT
+                if d < heights0[c]:
+                    m |= after_bits(play_next, acc_of, after_of, all_tops, exposed[c, d + 1])
+            tmask[g] = m
+            n_lv[space.cards_left(gp) + 1] += 1
     for k in range(top_level + 1):
         n_lv[k + 1] += n_lv[k]
-    by_level = np.empty(g_size, np.int64)
+    by_level = np.empty(n_lv[top_level + 1], np.int64)
     fill = n_lv.copy()
     for g in range(g_size):
-        by_level[fill[level[g]]] = g
-        fill[level[g]] += 1
-    tbase = np.zeros(g_size + 1, np.int64)
+        if keep[g] or g == 0:
+            k = space.cards_left(gpk[g])
+            by_level[fill[k]] = g
+            fill[k] += 1
+    tbase = np.zeros(g_size + 1, np.int32)
     for g in range(g_size):
         tbase[g + 1] = tbase[g] + popcount(tmask[g])
-    tcode = np.full(tbase[g_size], ZERO, np.int64)
+    tcode = np.full(tbase[g_size], ZERO, np.int32)
     # level buffers: rows of B for the tops of a level; at most one per (h, top)
     cap = 1
     for k in range(top_level + 1):
@@ -238,10 +235,20 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     n_g = 0
     n_w = 0
     peak = 0
-    # scratch: B' rows of this h, memoised by column set (128 sets)
+    # per h: the B' rows in scratch, memoised by column set (< 128: ``memo[0]``; the level's
+    # B row ``memo[1]``), an entry this h's when its stamp is g; per top u its set (``tkey``)
+    # and B' row (``trow``).  In place: each row view or array passed costs a reference count.
     scratch = np.zeros((STOCK_KINDS + n_tops + 1, words), np.uint64)
-    memo = np.full(128, -1, np.int64)
-    memo_lvl = np.full(128, -1, np.int64)  # level row of the memoised set, once stored
+    memo = np.zeros((2, 128), np.int64)
+    stamp = np.full((2, 128), -1, np.int64)
+    tkey = np.zeros(n_tops, np.int64)
+    trow = np.zeros(n_tops, np.int64)
+    xs = np.zeros(COLUMNS, np.int64)  # exposed kinds (-1: an empty column)
+    ccode = np.zeros((2, COLUMNS), np.int64)  # B(h - e_c, the top after x_c) once asked at h
+    ccode[1] = -1
+    drawtops = np.int64(0)
+    for r in kinds:
+        drawtops |= np.int64(1) << kt.drawn[r]
     w = np.zeros(words, np.uint64)
     for t in range(tbase[0], tbase[1]):
         tcode[t] = ALL  # the cleared tableau: every D wins
@@ -249,40 +256,101 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
         cur = bufs[k & 1]
         below = bufs[(k - 1) & 1]
         n_rows = 0
-        for t in range(n_lv[k], n_lv[k + 1]):
-            g = by_level[t]
-            if not keep[g]:
-                continue
-            x = g
+        for ti in range(n_lv[k], n_lv[k + 1]):
+            g = by_level[ti]
+            gp = gpk[g]
+            seen = np.int64(0)
             for c in range(COLUMNS):
-                dig[c] = x % (heights0[c] + 1)
-                x //= heights0[c] + 1
-            seen = 0
-            for c in range(COLUMNS):
-                if dig[c]:
-                    seen |= np.int64(1) << exposed[c, dig[c]]
+                d = (gp >> (space.BITS * c)) & space.DIGIT
+                xs[c] = -1
+                if d:
+                    xs[c] = exposed[c, d]
+                    seen |= np.int64(1) << xs[c]
+            # B'(h, u) (B without the draw at h) of the tops drawn or played into h
             n_s = 0
+            need = drawtops | tmask[g]
+            u = 0
+            while need:
+                if need & 1:
+                    a = accepts[u] & seen
+                    key = 0  # the columns u plays on; -1: the tops made depend on u
+                    if a & mixed:
+                        key = -1
+                    elif a:
+                        for c in range(COLUMNS):
+                            if xs[c] >= 0 and (a >> xs[c]) & 1:
+                                key |= 1 << c
+                    tkey[u] = key
+                    s = -1
+                    if key > 0 and stamp[0, key] == g:
+                        s = memo[0, key]
+                    elif key != 0:
+                        for i in range(words):
+                            scratch[n_s, i] = 0
+                        any_bit = False
+                        for c in range(COLUMNS):
+                            if xs[c] < 0 or (key > 0 and (key >> c) & 1 == 0):
+                                continue
+                            if key > 0 and ccode[1, c] == g:
+                                code = ccode[0, c]
+                            else:
+                                g2 = g - pw[c]
+                                v = play_next[u, xs[c]]
+                                code = ZERO  # (a height left out has no tops: ZERO)
+                                if v >= 0 and (tmask[g2] >> v) & 1:
+                                    code = tcode[tbase[g2]
+                                                 + popcount(tmask[g2] & ((np.int64(1) << v) - 1))]
+                                if key > 0:
+                                    ccode[0, c], ccode[1, c] = code, g
+                            if code == ZERO:
+                                continue
+                            if code == ALL:
+                                for i in range(words):
+                                    scratch[n_s, i] |= full_row[i]
+                            elif code >= 0:
+                                for i in range(words):
+                                    scratch[n_s, i] |= below[code, i]
+                            else:
+                                for i in range(words):
+                                    scratch[n_s, i] |= wpool[-3 - code, i]
+                            any_bit = True
+                        if any_bit:
+                            s = n_s
+                            n_s += 1
+                        if key > 0:
+                            stamp[0, key], memo[0, key] = g, s
+                    trow[u] = s
+                need >>= 1
+                u += 1
             # X = OR_r kmask[r] & (B'(h, drawn r) >> pwd[r])
-            w[:] = 0
+            for i in range(words):
+                w[i] = 0
             closing = 0
-            for r in range(STOCK_KINDS):
-                if m0[r] == 0:
-                    continue
+            for r in kinds:
                 u = kt.drawn[r]
-                if not kt.when_stuck or kt.accepts[u] & seen == 0:
+                if not kt.when_stuck or accepts[u] & seen == 0:
                     closing |= np.int64(1) << r
-                s = _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below,
-                            full_row, wpool, scratch, n_s, memo)
-                if s == -1:
+                s = trow[u]
+                if s < 0:
                     continue
-                if s == n_s:
-                    n_s += 1
-                _or_shifted(w, scratch[s], pwd[r], kmask[r])
+                q = pwd[r] >> 6
+                b = np.uint64(pwd[r] & 63)
+                if b == 0:
+                    for i in range(words - 1 - q):
+                        w[i] |= scratch[s, i + q] & kmask[r, i]
+                else:
+                    cb = np.uint64(64) - b
+                    for i in range(words - 1 - q):
+                        w[i] |= ((scratch[s, i + q] >> b) | (scratch[s, i + q + 1] << cb)) & kmask[r, i]
             if kt.when_stuck:  # any-time: X is already closed (every row is a down-set)
                 _close(w, closing, m0, pwd, kmask)
             wcode = ZERO
-            if not _is_zero(w):
-                wpool[n_w] = w
+            nonzero = np.uint64(0)
+            for i in range(words):
+                nonzero |= w[i]
+            if nonzero:
+                for i in range(words):
+                    wpool[n_w, i] = w[i]
                 widx[g] = n_w
                 wcode = -3 - n_w
                 n_w += 1
@@ -292,48 +360,37 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
             slot = tbase[g]
             while m:
                 if m & 1:
-                    stuck = kt.accepts[u] & seen == 0
-                    if stuck:
+                    key = tkey[u]
+                    if accepts[u] & seen == 0:
                         tcode[slot] = wcode  # nothing to play: B = W (it may draw)
+                    elif key >= 0 and stamp[1, key] == g:
+                        tcode[slot] = memo[1, key]
                     else:
-                        key = _set_key(kt, exposed, dig, after_of, u)
-                        if key >= 0 and memo_lvl[key] >= 0:
-                            tcode[slot] = memo_lvl[key]
-                        else:
-                            s = _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode,
-                                        below, full_row, wpool, scratch, n_s, memo)
-                            if s == n_s:
-                                n_s += 1
-                            row = cur[n_rows]
-                            if s >= 0:
-                                row[:] = scratch[s]
-                            else:
-                                row[:] = 0
-                            if not kt.when_stuck:
-                                for i in range(words):
-                                    row[i] |= w[i]
-                            if _is_zero(row):
-                                code = ZERO
-                            else:
-                                code = n_rows
-                                n_rows += 1
-                            tcode[slot] = code
-                            if key >= 0:
-                                memo_lvl[key] = code
+                        s = trow[u]
+                        if s < 0:  # B = W (any-time) or empty
+                            code = ZERO if kt.when_stuck else wcode
+                        else:  # B' is not empty, nor then B
+                            for i in range(words):
+                                cur[n_rows, i] = scratch[s, i] if kt.when_stuck else scratch[s, i] | w[i]
+                            code = n_rows
+                            n_rows += 1
+                        tcode[slot] = code
+                        if key >= 0:
+                            stamp[1, key], memo[1, key] = g, code
                     slot += 1
                 m >>= 1
                 u += 1
             # G(h): W(h) and every B' row of h
-            grow = gpool[n_g]
-            grow[:] = w
-            for s2 in range(n_s):
-                for i in range(words):
-                    grow[i] |= scratch[s2, i]
-            if not _is_zero(grow):
+            nonzero = np.uint64(0)
+            for i in range(words):
+                v = w[i]
+                for s2 in range(n_s):
+                    v |= scratch[s2, i]
+                gpool[n_g, i] = v
+                nonzero |= v
+            if nonzero:
                 gidx[g] = n_g
                 n_g += 1
-            memo[:] = -1  # reset the memo of this h
-            memo_lvl[:] = -1
         peak = max(peak, n_rows)
     stats = np.zeros(4, np.int64)
     stats[0] = n_w
@@ -341,60 +398,3 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     stats[2] = words
     stats[3] = n_g
     return widx, wpool, gidx, gpool, stats
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _set_key(kt, exposed, dig, after_of, u):
-    """The set of columns top u may play at heights ``dig`` (a key < 128), or -1 when one
-    of those plays makes a top that depends on u (no sharing then)."""
-    key = 0
-    for c in range(COLUMNS):
-        if dig[c]:
-            x = exposed[c, dig[c]]
-            if kt.play_next[u, x] >= 0:
-                if after_of[x] < 0:
-                    return -1
-                key |= 1 << c
-    return key
-
-
-@nb.njit(cache=True, nogil=True)
-def _bprime(kt, exposed, pw, dig, after_of, u, g, tmask, tbase, tcode, below, full_row, wpool,
-            scratch, n_s, memo):
-    """B'(h, u) (B without the draw at h) into a scratch row: returns its index (an
-    earlier one when memoised; ``n_s`` when new) or -1 when it is empty."""
-    key = _set_key(kt, exposed, dig, after_of, u)
-    if key == 0:
-        return -1
-    if key > 0 and memo[key] != -1:
-        return memo[key] if memo[key] >= 0 else -1
-    row = scratch[n_s]
-    row[:] = 0
-    any_bit = False
-    for c in range(COLUMNS):
-        if dig[c] == 0:
-            continue
-        v = kt.play_next[u, exposed[c, dig[c]]]
-        if v < 0:
-            continue
-        g2 = g - pw[c]
-        code = tcode[tbase[g2] + _rank(tmask[g2], v)] if (tmask[g2] >> v) & 1 else ZERO
-        if code == ZERO:  # (a height ``win_sets_within`` leaves out has no tops: ZERO)
-            continue
-        if code == ALL:
-            src = full_row
-        elif code >= 0:
-            src = below[code]
-        else:
-            src = wpool[-3 - code]
-        for i in range(row.shape[0]):
-            row[i] |= src[i]
-        any_bit = True
-    if key > 0:
-        memo[key] = n_s if any_bit else -2
-    return n_s if any_bit else -1
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _rank(mask, u):
-    return popcount(mask & ((np.int64(1) << u) - 1))
