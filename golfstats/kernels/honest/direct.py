@@ -47,6 +47,7 @@ from golfstats.kernels.honest.space import (
     TOL,
     d_codes,
     dense_of,
+    packed_of,
 )
 
 _COUNT, _EUSED, _CAP, _FAILED, _GSIZE = 0, 1, 2, 3, 4
@@ -350,9 +351,7 @@ def solve_direct(kt, exposed, heights0, top0, m0, goal, max_states):
     n = layer_start.shape[0] - 2
     memo = new_memo(g_size, max(max_states, 1))
     aux = dead_aux(kt)
-    gp0 = 0
-    for c in range(COLUMNS):
-        gp0 |= heights0[c] << (BITS * c)
+    gp0 = packed_of(heights0)
     root = np.full(2, np.nan)
     mp = np.full(COLUMNS + 1, np.nan)
     me = np.full(COLUMNS + 1, np.nan)

@@ -34,7 +34,15 @@ from golfstats.kernels.honest import blocks, policy, reach, reachable, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
 from golfstats.kernels.honest.memory import PAGE, zero_values
-from golfstats.kernels.honest.space import BITS, COLUMNS, STROKES, d_codes, dense_of, packed_codes
+from golfstats.kernels.honest.space import (
+    BITS,
+    COLUMNS,
+    STROKES,
+    d_codes,
+    dense_of,
+    packed_codes,
+    packed_of,
+)
 from golfstats.kernels.honest.winp import layer_step, values_peak
 
 #: Drawn multisets (D-codes) up to which ``solve_win`` first finds the heights reachable
@@ -298,9 +306,7 @@ def policy_values(kt, exposed, heights0, top0, m0, sol, max_states):
     pwd, size, order, layer_start = d_codes(m0)
     n = layer_start.shape[0] - 2
     pt = policy.new_policy(g_size, max_states)
-    gp0 = 0
-    for c in range(COLUMNS):
-        gp0 |= heights0[c] << (BITS * c)
+    gp0 = packed_of(heights0)
     root = np.full(2, np.nan)
     mp = np.full(COLUMNS + 1, np.nan)
     me = np.full(COLUMNS + 1, np.nan)

@@ -263,6 +263,15 @@ def draw_sources(kt, m0, pwd, d, n, j, blk_lo, blk_hi):
     return cur, end, prob, top, na
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def packed_of(heights):
+    """The packed code of the height vector ``heights`` (column c in bits ``BITS * c``)."""
+    gp = np.int64(0)
+    for c in range(COLUMNS):
+        gp |= np.int64(heights[c]) << (BITS * c)
+    return gp
+
+
 @nb.njit(cache=True, nogil=True)
 def packed_codes(heights0):
     """The packed code of every dense heights code below ``heights0`` (an odometer over the
