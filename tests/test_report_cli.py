@@ -244,6 +244,30 @@ def test_optimum_values_unresolved_deals_again_with_a_larger_budget(tmp_path, mo
     assert result.rows["resolved"].to_list() == [True, True, False] and result.unresolved == 1
 
 
+def test_optimum_values_a_batch_unresolved_deal_again_alone(tmp_path, monkeypatch):
+    """A deal over the workers' budget is valued again after its batch, alone, with the
+    budget of a deal that has the machine to itself; one over that too stays unresolved."""
+    import golfstats.study.optimum as optimum
+
+    calls = []
+
+    def fake(variant, seed, index, orders, max_bytes=0):
+        calls.append((index, max_bytes))
+        need = {1: 5_000, 2: 50_000}.get(index, 9)  # deal 1 fits alone, deal 2 never
+        return {**_fake_value(variant, seed, index, orders), "peak_bytes": need,
+                "resolved": need <= max_bytes}
+
+    monkeypatch.setattr(optimum, "value_deal", fake)
+    plan = optimum.OptimumPlan("strict", 1, 0.3, orders=5, min_n=3, max_n=3, batch=3, workers=1,
+                               max_bytes=1_000, alone_bytes=10_000)
+    result = optimum.run_optimum(plan, tmp_path)
+    assert calls == [(0, 1_000), (1, 1_000), (2, 1_000), (1, 10_000)]
+    assert result.rows["resolved"].to_list() == [True, True, False] and result.unresolved == 1
+    calls.clear()
+    assert optimum.run_optimum(plan, tmp_path).unresolved == 1 and calls == []  # nothing again
+    assert optimum.alone_bytes() > 0  # this platform says how much memory it has
+
+
 def test_optimum_values_a_real_deal():
     """``value_deal`` is the honest kernel's p alone and a share of orders the exact
     solver wins (seeded strict deal 3: no order wins, so both are 0 by Fact 1)."""

@@ -32,8 +32,9 @@ def study(
         "--max-memory", min=0.01, metavar="GB",
         help="Memory budget of one deal's honest value (perfect play without peeking, "
              "--optimal), in GB, on each worker, as in `golfstats odds` (putt-putt deals need "
-             "4-8; a deal over it is kept as unresolved, bounded, and valued again by a later "
-             "sitting with a larger budget).")] = 8.0,
+             "4-11). A deal over it is valued again alone after its batch, with 3/4 of the "
+             "machine's memory; one over that too is kept as unresolved, bounded, and valued "
+             "again by a later sitting with a larger budget.")] = 8.0,
     plan_only: Annotated[bool, typer.Option(
         "--plan-only", help="Run the pilot, print the plan and its time estimate, stop.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,

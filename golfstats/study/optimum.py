@@ -19,17 +19,21 @@ at the target: the interval's coverage is a fixed n's only approximately, which 
 minimum n keeps small).  A deal left unresolved by the memory budget is never dropped: its
 win_p lies in [0, share] (no honest player beats the clairvoyant one on every order), so
 the interval reported is the union of the intervals with the one and with the other.
+Before that, each batch's unresolved deals are valued again one at a time in this
+process with ``alone_bytes``, the budget of a deal that has the machine to itself (the
+workers' budget ``max_bytes`` assumes ``workers`` deals at once).
 
 Rows are kept in the study's ledger (``study.ledger``), one file a deal,
 ``ledger/optimal-VARIANT-sSEED-kORDERS/deal-NNNNNN.json``, so a killed study continues
 where it stopped, on any machine; the stopping rule is checked only after whole batches,
 so an interrupted study values the same deals as an uninterrupted one.  Each deal's computation has a
-memory budget (``max_bytes``, 8 GB by default: putt-putt deals need 4-8 GB); a later
+memory budget (``max_bytes``, 8 GB by default: putt-putt deals need 4-11 GB); a later
 sitting with a larger budget values the deals kept as unresolved again.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,7 +62,12 @@ class OptimumPlan:
     target: float = 0.025
     batch: int = 10
     workers: int = 1
-    max_bytes: int = 8_000_000_000  # memory budget of one deal's computation
+    max_bytes: int = 8_000_000_000  # memory budget of one deal's computation on a worker
+    alone_bytes: int = 0  # ... valued again alone, after its batch (0: max_bytes)
+
+    @property
+    def retry_bytes(self) -> int:
+        return max(self.max_bytes, self.alone_bytes)
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,15 @@ class OptimumResult:
     @property
     def met(self) -> bool:
         return self.regression.half_width <= self.target
+
+
+def alone_bytes(share: float = 0.75) -> int:
+    """The memory budget of a deal valued alone: ``share`` of this machine's physical
+    memory (0 where the platform does not say: the workers' budget serves)."""
+    try:
+        return int(share * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return 0
 
 
 def run_dir(ledger: Path, plan: OptimumPlan) -> Path:
@@ -171,15 +189,17 @@ def _write_row(folder: Path, row: dict) -> None:
 
 def _retry_unresolved(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, say: Callable[[str], None]
                       ) -> pl.DataFrame:
-    """Value again the kept deals left unresolved under a smaller memory budget than the
-    plan's (a deal's ``peak_bytes`` is at least what it would have needed)."""
-    again = rows.filter(~pl.col("resolved") & (pl.col("peak_bytes") < plan.max_bytes))
+    """Value again, one at a time, the kept deals left unresolved under a smaller memory
+    budget than the plan's for a deal alone (a deal's ``peak_bytes`` is at least what it
+    would have needed)."""
+    budget = plan.retry_bytes
+    again = rows.filter(~pl.col("resolved") & (pl.col("peak_bytes") < budget))
     if again.is_empty():
         return rows
-    say(f"  optimal {plan.variant}: valuing {again.height} unresolved deals again "
-        f"with {plan.max_bytes / 1e9:.0f} GB")
+    say(f"  optimal {plan.variant}: valuing {again.height} unresolved deals again, alone, "
+        f"with {budget / 1e9:.0f} GB")
     for i in again["deal_index"]:
-        _write_row(folder, value_deal(plan.variant, plan.seed, int(i), plan.orders, plan.max_bytes))
+        _write_row(folder, value_deal(plan.variant, plan.seed, int(i), plan.orders, budget))
     return read_rows(folder)
 
 
@@ -234,7 +254,7 @@ def run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None] = la
             tasks = [(plan.variant, plan.seed, i, plan.orders, plan.max_bytes) for i in range(n, stop)]
             for row in (pool.imap(_value_task, tasks) if pool else map(_value_task, tasks)):
                 _write_row(folder, row)
-            rows = read_rows(folder)
+            rows = _retry_unresolved(folder, plan, read_rows(folder), say)
             valued = True
     finally:
         if pool is not None:

@@ -87,7 +87,7 @@ class StudyConfig:
     optimal_min_n: int = 40
     optimal_max_n: int = 300
     optimal_target: float = 0.025
-    optimal_max_bytes: int = 8_000_000_000  # per deal (per worker): putt-putt deals need 4-8 GB
+    optimal_max_bytes: int = 8_000_000_000  # per deal (per worker): putt-putt deals need 4-11 GB
 
     def scaled(self, n: int, floor: int = 20) -> int:
         return max(floor, round(n * self.scale))

@@ -43,7 +43,7 @@ def _optimum(config: StudyConfig, plans: list[VariantPlan], tallies: list[RunTal
              say: Callable[[str], None], parts: _Parts) -> list:
     """Perfect play without peeking on the plain king rules (``study.optimum``), its
     covariate's mean the exact win rate of the rule set's main run."""
-    from golfstats.study.optimum import OptimumPlan, run_optimum
+    from golfstats.study.optimum import OptimumPlan, alone_bytes, run_optimum
 
     results = []
     main = {t.run.variant: t for t in tallies if t.run.policies == STUDY_POLICIES}
@@ -55,7 +55,7 @@ def _optimum(config: StudyConfig, plans: list[VariantPlan], tallies: list[RunTal
         plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
                            config.scaled(config.optimal_min_n, 3), config.scaled(config.optimal_max_n, 3),
                            config.optimal_target, workers=config.workers,
-                           max_bytes=config.optimal_max_bytes)
+                           max_bytes=config.optimal_max_bytes, alone_bytes=alone_bytes())
         parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
         results.append(run_optimum(plan, config.out / LEDGER, say))
     return results
