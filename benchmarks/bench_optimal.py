@@ -8,6 +8,7 @@
     python benchmarks/bench_optimal.py --mid-only            # 200 positions, 8 stock cards, p and e
     python benchmarks/bench_optimal.py --mid-only --mid-stock 4  # at the direct search's threshold
     python benchmarks/bench_optimal.py --goal strokes --variant strict --n 20 --max-memory 4
+    python benchmarks/bench_optimal.py --summarize run/*.txt  # the rows of --verbose logs (chunks)
 
 Sets of positions per variant:
 
@@ -39,6 +40,7 @@ import math
 import multiprocessing as mp
 import os
 import platform
+import re
 import resource
 import shlex
 import statistics
@@ -117,6 +119,11 @@ def _interval(values: list[float]) -> str:
     return f"{mean:.4f} [{max(mean - half, 0):.4f}, {min(mean + half, 1):.4f}]"
 
 
+def _header() -> None:
+    print(f"{'variant':<16} {'set':<10} {'n':>4} {'mean s':>8} {'median s':>8} {'max s':>8} "
+          f"{'mean states':>13} {'max states':>13} {'peak MB':>8} {'unres':>5}  mean win_p [95% interval]")
+
+
 def _row(variant: str, what: str, times, states, peak, unresolved, win_p) -> None:
     n = len(times)
     print(f"{variant:<16} {what:<10} {n:>4} {statistics.fmean(times):>8.3f} "
@@ -173,6 +180,34 @@ def beside(variant: str, first: int, n: int, samples: int | None) -> None:
         lo, hi = wilson(sw, n)
         line += f"; sampling:samples={samples}: {sw}/{n} = {sw / n:.4f} [{lo:.4f}, {hi:.4f}]"
     print(line, flush=True)
+
+
+_DEAL_LINE = re.compile(r"^  (\S+) #(\d+): ([\d.]+) s, ([\d,]+) states, (\d+) MB "
+                        r"\((\d+) MB before the deal\), (?:p=([\d.]+)|unresolved)")
+
+
+def summarize(paths: list[str]) -> None:
+    """The start set's rows from ``--verbose`` logs (a long run done in chunks, ``--first A
+    --n K`` each): one row per variant over every deal line found (a deal seen twice
+    counts once, its last line)."""
+    deals: dict[str, dict[int, tuple]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                m = _DEAL_LINE.match(line)
+                if m:
+                    variant, number = m.group(1), int(m.group(2))
+                    deals.setdefault(variant, {})[number] = m.groups()[2:]
+    _header()
+    for variant, rows in deals.items():
+        found = [rows[k] for k in sorted(rows)]
+        times = [float(sec) for sec, *_ in found]
+        states = [int(st.replace(",", "")) for _, st, *_ in found]
+        win_p = [float(p) for *_, p in found if p is not None]
+        _row(variant, "start", times, states, max(float(mb) for _, _, mb, *_ in found),
+             len(found) - len(win_p), win_p)
+        print(f"{'':<16} deals {min(rows)}-{max(rows)} ({len(rows)} found), start RSS "
+              f"{max(float(before) for *_, before, _ in found):.0f} MB", flush=True)
 
 
 def run_mid(variant: str, args) -> None:
@@ -236,15 +271,19 @@ def main(argv: list[str] | None = None) -> int:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--mid-only", action="store_true", help="only the mid-game positions")
     which.add_argument("--start-only", action="store_true", help="only the deals from the start")
+    which.add_argument("--summarize", nargs="+", metavar="LOG",
+                       help="run nothing: the start set's rows from these --verbose logs")
     args = parser.parse_args(argv)
+    if args.summarize:
+        summarize(args.summarize)
+        return 0
     if args.n <= 0 or args.mid_n <= 0 or args.first <= 0 or args.mid_stock <= 0:
         parser.error("--first, --n, --mid-n and --mid-stock must be positive")
 
     print("command: " + shlex.join([sys.executable, *sys.argv]))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}; "
           f"budget {args.max_memory:g} GB" + (f", {args.max_states:,} states" if args.max_states else ""))
-    print(f"{'variant':<16} {'set':<10} {'n':>4} {'mean s':>8} {'median s':>8} {'max s':>8} "
-          f"{'mean states':>13} {'max states':>13} {'peak MB':>8} {'unres':>5}  mean win_p [95% interval]")
+    _header()
     for variant in args.variant or KING_RULES:
         if not args.mid_only:
             run_start(variant, args, args.goal)
