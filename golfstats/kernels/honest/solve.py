@@ -227,7 +227,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     say("values", 0, n + 1, {"states": states, "bytes": second, "work": sum(work), "work_done": 0})
     gpk = packed_codes(heights0)
     scratch = np.empty((2, big), np.int32)
-    bv = np.empty((big + 1, n_tops + 1), np.float64)
+    bv = np.empty((n_tops + 1, big + 1), np.float64)
     pos = np.full(g_size, big, np.int32)
     vg = np.zeros(g_size, np.float64)
     path_d = np.full(n + 1, -1, np.int64)

@@ -11,7 +11,8 @@ and B is 0 where nothing of the above applies (no order wins from there, Fact 1)
 the states of Q (``honest.reach``) can have B > 0 at a position some chain of the block
 reaches, so the chain DP of block D runs over Q's states of D, in increasing dense code g
 (every play lowers g, so a state's plays are done before it), and keeps B for every top
-(a row of ``n_tops`` values: a play's result and a turned card both name a top).  A state
+(``n_tops`` values a state, one array a top: a play's result and a turned card both name a
+top).  A state
 outside Q is worth 0 to every position that reaches it (it is reached from a listed
 position only where that position is outside G, which ``reach`` leaves out).
 
@@ -33,14 +34,14 @@ from golfstats.kernels.honest.memory import release_upto, release_values
 from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
 
 #: Accepting tops per card kind read by the plain rules' inner loop (padded with the
-#: row's spare slot, so the loop has a fixed length and no unpredictable branch).
+#: spare top ``n_tops``, so the loop has a fixed length and no unpredictable branch).
 WIDE = 4
 
 
 @nb.njit(cache=True, nogil=True)
 def accepting_tops(play_next):
     """``(inv_n, inv)``: per card kind x the tops that accept it, ``inv[x, :inv_n[x]]``, the
-    rest of the row the spare slot ``n_tops``."""
+    rest of the row the spare top ``n_tops`` (written, never read)."""
     n_tops, n_kinds = play_next.shape
     inv_n = np.zeros(n_kinds, np.int64)
     inv = np.full((n_kinds, max(WIDE, n_tops)), n_tops, np.int64)
@@ -54,10 +55,12 @@ def accepting_tops(play_next):
 
 @nb.njit(cache=True, nogil=True)
 def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, pos):
-    """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (row i: state i;
-    the last row is all 0, the row of every state outside the block), ``pos[g]`` their
-    rows; ``vg[g]`` the p of the block's drawn-from states (0 elsewhere).  ``wide``: some
-    card makes different tops from different tops (dead Queens, jokers)."""
+    """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (``bv[t, i]``: top
+    t at state i, one array of the block's states per top, so that reading one top's
+    values of many states, as the draws below and most plays do, touches a small array;
+    the last column is all 0, the column of every state outside the block), ``pos[g]``
+    their columns; ``vg[g]`` the p of the block's drawn-from states (0 elsewhere).
+    ``wide``: some card makes different tops from different tops (dead Queens, jokers)."""
     play_next = kt.play_next
     accepts = kt.accepts
     n_tops = play_next.shape[0]
@@ -66,16 +69,15 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, 
         pos[g] = i
         gp = gpk[g]
         v = vg[g]
-        row = bv[i]
         if kt.when_stuck:
             seen = np.int64(0)
             for c in range(COLUMNS):
                 seen |= np.int64(1) << exposed[c, (gp >> (BITS * c)) & DIGIT]
             for t in range(n_tops):
-                row[t] = v if accepts[t] & seen == 0 else 0.0
+                bv[t, i] = v if accepts[t] & seen == 0 else 0.0
         else:
             for t in range(n_tops):
-                row[t] = v
+                bv[t, i] = v
         for c in range(COLUMNS):
             hc = (gp >> (BITS * c)) & DIGIT
             if hc == 0:
@@ -83,18 +85,18 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, 
             x = exposed[c, hc]
             if gp == np.int64(1) << (BITS * c):  # its last card: the play clears the tableau
                 for a in range(inv_n[x]):
-                    row[inv[x, a]] = 1.0
+                    bv[inv[x, a], i] = 1.0
                 continue
-            child = bv[pos[g - pw[c]]]
+            ci = pos[g - pw[c]]
             if wide:
                 for a in range(inv_n[x]):
                     t = inv[x, a]
-                    row[t] = max(row[t], child[play_next[t, x]])
+                    bv[t, i] = max(bv[t, i], bv[play_next[t, x], ci])
             else:  # every top accepting x makes the same top
-                y = child[after_of[x]]
+                y = bv[after_of[x], ci]
                 for a in range(WIDE):
                     t = inv[x, a]
-                    row[t] = max(row[t], y)
+                    bv[t, i] = max(bv[t, i], y)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -102,7 +104,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves, release):
     """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
     at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
-    the largest block and one slot more than the tops; ``pos`` (its last row) and ``vg``
+    the tops and one column more than the largest block; ``pos`` (the last column) and ``vg``
     (0) over the dense codes are left as they were given.  For j = 0 returns the
     position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
     ``moves[COLUMNS]`` (after a draw, NaN when illegal); else returns the states valued.
@@ -119,8 +121,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     for x in range(acc_of.shape[0]):
         if acc_of[x] and (after_of[x] < 0 or inv_n[x] > WIDE):
             wide = True
-    zero_row = bv.shape[0] - 1
-    bv[zero_row, :] = 0.0
+    zero_col = bv.shape[1] - 1
+    bv[:, zero_col] = 0.0
     ql = scratch[0]
     dl = scratch[1]
     valued = 0
@@ -173,15 +175,15 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                 if dcnt[d] == 0:
                     continue
                 prob = (m0[r] - have + 1) / (n - j + 1)
-                u = kt.drawn[r]
+                bu = bv[kt.drawn[r]]
                 s0 = src_at[d]
                 b2 = off[d]
                 for k in range(dcnt[d]):
-                    vals_below[b2 + k] += prob * bv[pos[src[s0 + k]], u]
+                    vals_below[b2 + k] += prob * bu[pos[src[s0 + k]]]
         for k in range(nd):
             vg[dl[k]] = 0.0
         for i in range(nq):
-            pos[ql[i]] = zero_row
+            pos[ql[i]] = zero_col
         if j == 0:
             return value
     if release > 0:
@@ -217,10 +219,10 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
         if gp0 == np.int64(1) << (BITS * c):
             moves[c] = 1.0
         else:
-            moves[c] = bv[pos[full - pw[c]], v]
+            moves[c] = bv[v, pos[full - pw[c]]]
     if n > 0 and (not kt.when_stuck or kt.accepts[top0] & seen == 0):
         moves[COLUMNS] = vg[full]
-    return bv[pos[full], top0]
+    return bv[top0, pos[full]]
 
 
 @nb.njit(cache=True, nogil=True)
