@@ -33,8 +33,9 @@ from golfstats.kernels.honest.blocks import block_list
 from golfstats.kernels.honest.memory import release_upto, release_values
 from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
 
-#: Accepting tops per card kind read by the plain rules' inner loop (padded with the
-#: spare top ``n_tops``, so the loop has a fixed length and no unpredictable branch).
+#: Accepting tops per card kind the plain rules' inner loop may read at most (padded with
+#: the spare top ``n_tops``, so the loop has the rule set's fixed length, the most tops
+#: that accept one card, 2 for the plain king rules, and no unpredictable branch).
 WIDE = 4
 
 
@@ -54,13 +55,14 @@ def accepting_tops(play_next):
 
 
 @nb.njit(cache=True, nogil=True)
-def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, pos):
+def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos):
     """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (``bv[t, i]``: top
     t at state i, one array of the block's states per top, so that reading one top's
     values of many states, as the draws below and most plays do, touches a small array;
     the last column is all 0, the column of every state outside the block), ``pos[g]``
     their columns; ``vg[g]`` the p of the block's drawn-from states (0 elsewhere).
-    ``wide``: some card makes different tops from different tops (dead Queens, jokers)."""
+    ``wide``: some card makes different tops from different tops (dead Queens, jokers);
+    else ``width`` (at most ``WIDE``): the most tops that accept one card."""
     play_next = kt.play_next
     accepts = kt.accepts
     n_tops = play_next.shape[0]
@@ -94,7 +96,7 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, 
                     bv[t, i] = max(bv[t, i], bv[play_next[t, x], ci])
             else:  # every top accepting x makes the same top
                 y = bv[after_of[x], ci]
-                for a in range(WIDE):
+                for a in range(width):
                     t = inv[x, a]
                     bv[t, i] = max(bv[t, i], y)
 
@@ -118,7 +120,9 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     inv_n, inv = accepting_tops(play_next)
     acc_of, after_of = play_groups(play_next)
     wide = False
+    width = 1
     for x in range(acc_of.shape[0]):
+        width = max(width, inv_n[x])
         if acc_of[x] and (after_of[x] < 0 or inv_n[x] > WIDE):
             wide = True
     zero_col = bv.shape[1] - 1
@@ -163,7 +167,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
         for k in range(nd):
             vg[dl[k]] = vals_j[base + k]
         valued += nq
-        _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, ql, nq, vg, bv, pos)
+        _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos)
         if j == 0:
             value = _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
         else:
