@@ -151,9 +151,8 @@ def run_start(variant: str, args, goal: str) -> list[float]:
             else:
                 unresolved += 1
             if args.verbose:
-                value = f"p={p:.6f} e={e:.4f}" if ok else "unresolved"
-                print(f"  {variant} #{number}: {sec:.2f} s, {st:,} states, {mb:.0f} MB "
-                      f"({before:.0f} MB before the deal), {value}", flush=True)
+                print(deal_line(variant, number, sec, st, mb, before, p if ok else None, e),
+                      flush=True)
     what = {"win": "start", "win-strokes": "start+e", "strokes": "strokes"}[goal]
     _row(variant, what, times, states, peak, unresolved, win_p)
     print(f"{'':<16} start RSS (imports and the warm call, before the deal): {start_mb:.0f} MB",
@@ -180,6 +179,14 @@ def beside(variant: str, first: int, n: int, samples: int | None) -> None:
         lo, hi = wilson(sw, n)
         line += f"; sampling:samples={samples}: {sw}/{n} = {sw / n:.4f} [{lo:.4f}, {hi:.4f}]"
     print(line, flush=True)
+
+
+def deal_line(variant: str, number: int, sec: float, states: int, mb: float, before: float,
+              p: float | None, e: float) -> str:
+    """A start deal's ``--verbose`` line (p None: unresolved); ``summarize`` reads it back."""
+    value = "unresolved" if p is None else f"p={p:.6f} e={e:.4f}"
+    return (f"  {variant} #{number}: {sec:.2f} s, {states:,} states, {mb:.0f} MB "
+            f"({before:.0f} MB before the deal), {value}")
 
 
 _DEAL_LINE = re.compile(r"^  (\S+) #(\d+): ([\d.]+) s, ([\d,]+) states, (\d+) MB "

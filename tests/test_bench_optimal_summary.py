@@ -1,5 +1,5 @@
 """``bench_optimal.py --summarize``: the start set's rows rebuilt from --verbose logs of a
-run done in chunks."""
+run done in chunks (the lines written by the same ``deal_line`` the run prints)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import bench_optimal  # noqa: E402
 
-CHUNK_1 = """command: ...
-  strict #1: 0.58 s, 0 states, 358 MB (156 MB before the deal), p=0.000000 e=nan
-  strict #2: 9.50 s, 49,406,728 states, 713 MB (155 MB before the deal), p=0.271747 e=nan
-strict           start         2    5.040    5.040     9.50    24,703,364    49,406,728      713     0  0.1359
-"""
-CHUNK_2 = """  strict #2: 9.10 s, 49,406,728 states, 713 MB (155 MB before the deal), p=0.271747 e=nan
-  strict #3: 20.27 s, 0 states, 3657 MB (152 MB before the deal), unresolved
-  putt-putt #1: 5.50 s, 36,129,264 states, 624 MB (303 MB before the deal), p=0.564160 e=nan
-  strict mid #1: 1.0 ms, 10 states
-"""
+line = bench_optimal.deal_line
+CHUNK_1 = "\n".join([
+    "command: ...",
+    line("strict", 1, 0.58, 0, 358, 156, 0.0, float("nan")),
+    line("strict", 2, 9.50, 49_406_728, 713, 155, 0.271747, float("nan")),
+    "strict           start         2    5.040    5.040     9.50    24,703,364    49,406,728"
+    "      713     0  0.1359",
+])
+CHUNK_2 = "\n".join([
+    line("strict", 2, 9.10, 49_406_728, 713, 155, 0.271747, float("nan")),
+    line("strict", 3, 20.27, 0, 3657, 152, None, float("nan")),
+    line("putt-putt", 1, 5.50, 36_129_264, 624, 303, 0.564160, 2.5),
+    "  strict mid #1: 1.0 ms, 10 states",
+])
 
 
 def test_summary_counts_each_deal_once_and_keeps_the_unresolved(tmp_path, capsys):

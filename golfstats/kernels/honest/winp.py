@@ -12,9 +12,8 @@ the states of Q (``honest.reach``) can have B > 0 at a position some chain of th
 reaches, so the chain DP of block D runs over Q's states of D, in increasing dense code g
 (every play lowers g, so a state's plays are done before it), and keeps B for every top
 (``n_tops`` values a state, one array a top: a play's result and a turned card both name a
-top).  A state
-outside Q is worth 0 to every position that reaches it (it is reached from a listed
-position only where that position is outside G, which ``reach`` leaves out).
+top).  A state outside Q is worth 0 to every position that reaches it (it is reached from
+a listed position only where that position is outside G, which ``reach`` leaves out).
 
 ``layer_step`` does the blocks D' of layer j (|D'| = j): their chain DP (reading the p of
 their drawn-from states, layer j), then for every kind r in D' and every state (h, D' - r)
