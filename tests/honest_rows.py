@@ -1,11 +1,13 @@
 """What the tests of the honest kernel's passes share: the rule sets they run on, a
-board's kernel arguments, and the bits of a pass's h-major rows as a set."""
+board's kernel arguments, and the bits of a pass's h-major rows (a packed store,
+``honest.packed``) as a set."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from golfstats import honest_table
+from golfstats.kernels.honest import packed
 from golfstats.kernels.honest.space import STOCK_KINDS
 from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 
@@ -23,7 +25,16 @@ def kernel_args(rules, board):
     return kernel_tables(tables), arrays, top_id, m0
 
 
-def row_bits(idx, pool, size):
-    """The set of (g, d) of h-major rows."""
+def row_bits(idx, rows, size):
+    """The set of (g, d) of h-major rows: row ``idx[g]`` of the packed store ``rows``."""
+    pool = packed.unpacked(idx, rows, ((size + 63) >> 6) + 1)
     return {(g, d) for g in range(idx.shape[0]) if idx[g] >= 0 for d in range(size)
-            if (int(pool[idx[g], d >> 6]) >> (d & 63)) & 1}
+            if (int(pool[g, d >> 6]) >> (d & 63)) & 1}
+
+
+def store_of(pool):
+    """A packed store holding the full rows of the 2-d ``pool`` in order."""
+    store = packed.new_store(pool.shape[0], pool.shape[1])
+    for i in range(pool.shape[0]):
+        packed.put(store, i, pool[i])
+    return store

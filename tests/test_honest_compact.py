@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from honest_rows import VARIANTS, kernel_args, row_bits
+from honest_rows import VARIANTS, kernel_args, row_bits, store_of
 from positions import positions
 
 from golfstats.board import format_board
@@ -64,9 +64,9 @@ def test_reachable_heights_are_reach_with_every_d(variant):
         keep = reachable.reachable_heights(kt, arrays.exposed, arrays.heights, top_id, m0, pwd,
                                            size, full_row)
         every = np.zeros(keep.shape[0], np.int64)  # every height's W and G: row 0, every D
-        pool = full_row.reshape(1, -1).copy()
+        store = store_of(full_row.reshape(1, -1))
         ridx, _, qidx, _, _ = reach.reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0, pwd,
-                                               size, every, pool, every, pool, False)
+                                               size, every, store, every, store, False)
         assert np.array_equal(keep, (ridx >= 0) | (qidx >= 0)), f"{rules.id}\n{format_board(board, rules)}"
         left_out += not keep.all()
     assert left_out >= 3  # heights no reachable position plays or draws at

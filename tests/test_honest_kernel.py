@@ -493,6 +493,7 @@ def test_drawn_from_states_are_their_definition(variant):
     at work: states W leaves out, and states only a draw that plays nothing reaches, both
     occur below).  Q holds every drawn-from state."""
     from golfstats.kernels.core import powers
+    from golfstats.kernels.honest.packed import unpacked
     from golfstats.kernels.honest.reach import reach_sets
     from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
     from golfstats.kernels.honest.wins import win_sets
@@ -510,16 +511,18 @@ def test_drawn_from_states_are_their_definition(variant):
         for k in arrays.stock:
             m0[k] += 1
         pwd, size, _, _ = d_codes(m0)
-        widx, wpool, gidx, gpool, _ = win_sets(kt, arrays.exposed, arrays.heights, m0, pwd, size)
-        ridx, rpool, qidx, qpool, _ = reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0, pwd,
-                                                 size, widx, wpool, gidx, gpool, False)
+        widx, w_rows, gidx, g_rows, _ = win_sets(kt, arrays.exposed, arrays.heights, m0, pwd, size)
+        ridx, r_rows, qidx, q_rows, _ = reach_sets(kt, arrays.exposed, arrays.heights, top_id, m0,
+                                                   pwd, size, widx, w_rows, gidx, g_rows, False)
+        words = ((size + 63) >> 6) + 1
+        rpool, qpool = unpacked(ridx, r_rows, words), unpacked(qidx, q_rows, words)
         pw, _, g_size = powers(arrays.heights)
         got = set()
         for g in range(g_size):
             heights = tuple(int(g // pw[c] % (arrays.heights[c] + 1)) for c in range(len(pw)))
             for d in range(size):
-                if ridx[g] >= 0 and (int(rpool[ridx[g], d >> 6]) >> (d & 63)) & 1:
-                    assert qidx[g] >= 0 and (int(qpool[qidx[g], d >> 6]) >> (d & 63)) & 1
+                if ridx[g] >= 0 and (int(rpool[g, d >> 6]) >> (d & 63)) & 1:
+                    assert qidx[g] >= 0 and (int(qpool[g, d >> 6]) >> (d & 63)) & 1
                     kinds = tuple(r for r in range(STOCK_KINDS) for _ in range(d // pwd[r] % (m0[r] + 1)))
                     got.add((heights, kinds))
         assert got == _drawn_from_brute(rules, board), f"{rules.id}\n{format_board(board, rules)}"

@@ -30,39 +30,47 @@ def low_bit(x):
 
 
 @nb.njit(cache=True, nogil=True)
-def pool_bits(idx, pool):
-    """Set bits in all rows of an h-major pool."""
+def store_bits(idx, rows):
+    """Set bits in the rows ``idx[g]`` (>= 0) of a packed store (``honest.packed``)."""
+    _, start, data = rows
     total = 0
     for g in range(idx.shape[0]):
         i = idx[g]
         if i >= 0:
-            for w in range(pool.shape[1]):
-                total += popcount(np.int64(pool[i, w]))
+            for at in range(start[i], start[i + 1]):
+                total += popcount(np.int64(data[at]))
     return total
 
 
 @nb.njit(cache=True, nogil=True)
-def d_major(idx, pool, size, bits):
-    """The D-major table of an h-major pool holding ``bits`` set bits."""
+def d_major(idx, rows, size, bits):
+    """The D-major table of h-major rows (row ``idx[g]`` of the packed store ``rows``,
+    ``idx[g] < 0``: empty) holding ``bits`` set bits."""
     g_size = idx.shape[0]
     gwords = (g_size + 63) >> 6
     if bits * 8 > size * gwords:  # dense: the block transposition is cheaper
-        return transpose(idx, pool, size)
+        return transpose(idx, rows, size)
+    mask, start, data = rows
     t = np.zeros((size, gwords), np.uint64)
     for g in range(g_size):
         i = idx[g]
         if i < 0:
             continue
-        row = pool[i]
         bit = np.uint64(1) << np.uint64(g & 63)
         gw = g >> 6
-        for w in range(row.shape[0]):
-            x = row[w]
-            while x:
-                d = w * 64 + low_bit(x)
-                if d < size:
-                    t[d, gw] |= bit
-                x &= x - np.uint64(1)
+        at = start[i]
+        for b in range(mask.shape[1]):
+            m = mask[i, b]
+            while m:
+                w = b * 64 + low_bit(m)
+                m &= m - np.uint64(1)
+                x = data[at]
+                at += 1
+                while x:
+                    d = w * 64 + low_bit(x)
+                    if d < size:
+                        t[d, gw] |= bit
+                    x &= x - np.uint64(1)
     return t
 
 
@@ -89,6 +97,43 @@ def block_list(row, out):
             n += 1
             x &= x - np.uint64(1)
     return n
+
+
+@nb.njit(cache=True, nogil=True)
+def subset_bits(q, qcnt, dr):
+    """``(bits, qoff)``: the table ``dr`` (a subset of ``q``, both D-major) as one bit per
+    state of ``q``, block d's states in increasing g from bit ``qoff[d]``: a state of Q
+    drawn from or not.  Dr's own table has a bit for every (h, D), most of them 0; this
+    has one for Q's states only."""
+    qoff = np.zeros(q.shape[0] + 1, np.int64)
+    for d in range(q.shape[0]):
+        qoff[d + 1] = qoff[d] + qcnt[d]
+    bits = np.zeros((qoff[-1] + 63) // 64 + 1, np.uint64)
+    for d in range(q.shape[0]):
+        k = qoff[d]
+        for w in range(q.shape[1]):
+            x = q[d, w]
+            y = dr[d, w]
+            while x:
+                low = x & (~x + np.uint64(1))
+                if y & low:
+                    bits[k >> 6] |= np.uint64(1) << np.uint64(k & 63)
+                k += 1
+                x ^= low
+    return bits, qoff
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def subset_list(states, n, bits, base, out):
+    """The entries ``states[i]`` (i < n) whose bit ``base + i`` of ``bits`` is set, in
+    order, into ``out``; returns how many."""
+    k = 0
+    for i in range(n):
+        b = base + i
+        if (bits[b >> 6] >> np.uint64(b & 63)) & np.uint64(1):
+            out[k] = states[i]
+            k += 1
+    return k
 
 
 @nb.njit(cache=True, nogil=True)

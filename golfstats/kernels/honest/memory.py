@@ -18,6 +18,8 @@ import numba as nb
 import numpy as np
 from numba import types
 
+from golfstats.kernels.honest.packed import row_bytes
+
 #: Bytes of a memory page (rows are released whole pages at a time, inside the range).
 PAGE = mmap.PAGESIZE
 
@@ -66,6 +68,20 @@ def level_rows(idx, by_level, lo, hi):
     if count == 0:
         return 0, 0, 0
     return first, end, count
+
+
+@nb.njit(cache=True, nogil=True)
+def release_store(store, lo, hi):
+    """Release the pages wholly inside rows ``lo .. hi - 1`` of a packed store
+    (``honest.packed``; rows written together, so one range of its words and of its
+    bitmaps).  Returns the bytes those rows took (``packed.row_bytes``), the pages handed
+    back or not."""
+    mask, start, data = store
+    if hi <= lo:
+        return 0
+    release_rows(mask, lo, hi)
+    release_values(data, start[lo], start[hi])
+    return row_bytes(store, lo, hi)
 
 
 @nb.njit(cache=True, nogil=True)

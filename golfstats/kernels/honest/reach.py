@@ -39,7 +39,8 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest.memory import level_rows, release_rows
+from golfstats.kernels.honest.memory import level_rows, release_store
+from golfstats.kernels.honest.packed import and_into, new_store, put, row_bytes, unpack
 from golfstats.kernels.honest.space import (
     COLUMNS,
     STOCK_KINDS,
@@ -108,17 +109,19 @@ def _levels(heights0, g_size):
 
 
 @nb.njit(cache=True, nogil=True)
-def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gpool, release):
-    """Dr and Q, h-major: ``rpool[ridx[g]]`` and ``qpool[qidx[g]]`` (index -1: empty).  With
-    ``release`` the pages of the W and G rows of a level are handed back once the level is
-    done (``honest.memory``: those rows read 0 afterwards; the pools must be no one else's).
+def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g_rows, release):
+    """Dr and Q, h-major: rows ``ridx[g]`` and ``qidx[g]`` (-1: empty) of the stores
+    ``r_rows`` and ``q_rows`` (``honest.packed``), from W and G as ``wins.win_sets`` gives
+    them.  With ``release`` the pages of the W and G rows of a level are handed back once
+    the level is done (``honest.memory``: those rows read 0 afterwards; the stores must be
+    no one else's).
 
-    Returns ``(ridx, rpool, qidx, qpool, stats)``, ``stats = [Dr rows, Q rows, peak
-    position rows of a level, position rows in all, peak rows alive (W and G not yet
+    Returns ``(ridx, r_rows, qidx, q_rows, stats)``, ``stats = [Dr rows, Q rows, peak
+    position rows of a level, position rows in all, peak bytes alive (W and G not yet
     released, Dr, Q, and two levels of position rows)]``.
     """
     pw, full, g_size = powers(heights0)
-    words = wpool.shape[1]
+    words = ((size + 63) >> 6) + 1
     kup = up_masks(m0, pwd, size)
     play_next = kt.play_next
     accepts = kt.accepts
@@ -135,9 +138,11 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
     pmask = np.zeros(g_size, np.int64)  # tops with a position row at g, in its level's buffer
     pbase = np.zeros(g_size, np.int64)
     ridx = np.full(g_size, -1, np.int64)
-    rpool = np.empty((g_size, words), np.uint64)
+    r_rows = new_store(g_size, words)
     qidx = np.full(g_size, -1, np.int64)
-    qpool = np.empty((g_size, words), np.uint64)
+    q_rows = new_store(g_size, words)
+    q = np.zeros(words, np.uint64)
+    grow = np.zeros(words, np.uint64)
     y = np.zeros(words, np.uint64)
     n_r = 0
     n_q = 0
@@ -146,9 +151,13 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
     dig = np.zeros(COLUMNS, np.int64)
     peak = 0
     all_rows = 0
-    live_in = 0  # W and G rows not yet released
+    n_w = 0
+    n_g = 0
     for g in range(g_size):
-        live_in += (widx[g] >= 0) + (gidx[g] >= 0)
+        n_w += widx[g] >= 0
+        n_g += gidx[g] >= 0
+    live_in = row_bytes(w_rows, 0, n_w) + row_bytes(g_rows, 0, n_g)  # not yet released
+    row_b = words * 8
     peak_live = 0
     prev_rows = 0
     for k in range(top_level, 0, -1):
@@ -207,9 +216,7 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
                             z[i] |= inrow[t, i]
                     m >>= 1
                     t += 1
-                wrow = wpool[wi]
-                for i in range(words):
-                    z[i] &= wrow[i]
+                and_into(z, w_rows, wi)
                 if not _is_zero(z):
                     y[:] = z
                     for r in range(STOCK_KINDS):
@@ -218,17 +225,19 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
                         for _ in range(m0[r]):
                             or_shifted_up(y, y, pwd[r], kup[r])
                     for i in range(words):
-                        z[i] = (z[i] | y[i]) & wrow[i]
-                    rpool[n_r] = z
+                        z[i] |= y[i]
+                    and_into(z, w_rows, wi)
+                    put(r_rows, n_r, z)
                     ridx[g] = n_r
                     n_r += 1
                     have_dr = True
-            q = qpool[n_q]
             if have_dr:
                 q[:] = z
             else:
                 q[:] = 0
             gi = gidx[g]
+            if gi >= 0 and g != full:
+                unpack(grow, g_rows, gi)
             for t in range(n_tops):
                 if accepts[t] & seen == 0 or (gi < 0 and g != full):
                     continue
@@ -247,7 +256,6 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
                 if not any_src:
                     continue
                 if g != full:
-                    grow = gpool[gi]
                     for i in range(words):
                         row[i] &= grow[i]
                 if _is_zero(row):
@@ -259,6 +267,7 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
                 pmask[g] |= np.int64(1) << t
                 n_rows += 1
             if not _is_zero(q):
+                put(q_rows, n_q, q)
                 qidx[g] = n_q
                 n_q += 1
         all_rows += n_rows
@@ -266,19 +275,18 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, wpool, gidx, gp
         if k < top_level:  # the rows of level k + 1 are no longer read
             for ti in range(n_lv[k + 1], n_lv[k + 2]):
                 pmask[by_level[ti]] = 0
-        peak_live = max(peak_live, live_in + n_r + n_q + n_rows + prev_rows)
+        peak_live = max(peak_live, live_in + row_bytes(r_rows, 0, n_r) + row_bytes(q_rows, 0, n_q)
+                        + (n_rows + prev_rows) * row_b)
         prev_rows = n_rows
         if release:  # this level's W and G rows are read no more
-            first, end, count = level_rows(widx, by_level, n_lv[k], n_lv[k + 1])
-            release_rows(wpool, first, end)
-            live_in -= count
-            first, end, count = level_rows(gidx, by_level, n_lv[k], n_lv[k + 1])
-            release_rows(gpool, first, end)
-            live_in -= count
+            first, end, _ = level_rows(widx, by_level, n_lv[k], n_lv[k + 1])
+            live_in -= release_store(w_rows, first, end)
+            first, end, _ = level_rows(gidx, by_level, n_lv[k], n_lv[k + 1])
+            live_in -= release_store(g_rows, first, end)
     stats = np.zeros(5, np.int64)
     stats[0] = n_r
     stats[1] = n_q
     stats[2] = peak
     stats[3] = all_rows
     stats[4] = peak_live
-    return ridx, rpool, qidx, qpool, stats
+    return ridx, r_rows, qidx, q_rows, stats

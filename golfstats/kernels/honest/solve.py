@@ -169,33 +169,37 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                                             wins.kind_masks(m0, pwd, size)[1])
     else:
         where = np.ones(g_size, np.bool_)
-    widx, wpool, gidx, gpool, wstats = wins.win_sets_within(kt, exposed, heights0, m0, pwd, size,
-                                                            where)
-    words = wpool.shape[1]
-    if max_bytes is not None and wpool.nbytes + gpool.nbytes > max_bytes:
-        return _refused(out, wstats, wpool.nbytes + gpool.nbytes)
+    widx, w_rows, gidx, g_rows, wstats = wins.win_sets_within(kt, exposed, heights0, m0, pwd,
+                                                              size, where)
+    if max_bytes is not None and wstats[4] > max_bytes:  # (W and G, and the B rows, packed)
+        return _refused(out, wstats, int(wstats[4]))
     del where
     say("reach", 0, 1, {})
-    ridx, rpool, qidx, qpool, rstats = reach.reach_sets(kt, exposed, heights0, top0, m0, pwd, size,
-                                                        widx, wpool, gidx, gpool, True)
-    row = words * 8
+    ridx, r_rows, qidx, q_rows, rstats = reach.reach_sets(kt, exposed, heights0, top0, m0, pwd,
+                                                          size, widx, w_rows, gidx, g_rows, True)
     # the W pass's peak (W, G and two levels of B rows), then reach's (W and G rows
     # released a level at a time as Dr and Q grow)
-    first = max(int(wstats[0] + wstats[3] + 2 * wstats[1]) * row, int(rstats[4]) * row)
+    first = max(int(wstats[4]), int(rstats[4]))
     if max_bytes is not None and first > max_bytes:
         return _refused(out, wstats, first)
-    del wpool, gpool, widx, gidx
+    del w_rows, g_rows, widx, gidx
     # the compact heights index: only the heights with a Q row (Dr's are among them)
     hinv = np.flatnonzero(qidx >= 0)
     hmap = np.full(g_size, -1, np.int64)
     hmap[hinv] = np.arange(hinv.shape[0])
     ridx, qidx = ridx[hinv], qidx[hinv]
-    dr = blocks.d_major(ridx, rpool, size, blocks.pool_bits(ridx, rpool))
-    del rpool, ridx
-    q = blocks.d_major(qidx, qpool, size, blocks.pool_bits(qidx, qpool))
-    del qpool, qidx
+    dr = blocks.d_major(ridx, r_rows, size, blocks.store_bits(ridx, r_rows))
+    del r_rows, ridx
+    q = blocks.d_major(qidx, q_rows, size, blocks.store_bits(qidx, q_rows))
+    del q_rows, qidx
     dcnt = blocks.row_counts(dr)
     qcnt = blocks.row_counts(q)
+    # Dr as a bit per state of Q (Dr is inside Q): the value pass reads no more, and a
+    # table kept for play-outs keeps Dr's own (its rank index finds a state's value)
+    drq = blocks.subset_bits(q, qcnt, dr)
+    made = dr.nbytes + q.nbytes + drq[0].nbytes + drq[1].nbytes  # all four alive here
+    if keep == KEEP_LAYERS:
+        dr = None
     drawn, states = int(dcnt.sum()), int(qcnt.sum())
     layer_of = np.empty(size, np.int64)
     lsize = np.zeros(n + 1, np.int64)
@@ -215,9 +219,11 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                                      release + PAGE // 8))
     else:
         values = 8 * max(int(lsize[j] + lsize[j - 1]) for j in range(1, n + 1)) if n else 8
-    second = (dr.nbytes + q.nbytes + values + big * (n_tops * 8 + 16) + int(lsize.max()) * 4
-              + g_size * 20 + hinv.nbytes
-              + (dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if keep != KEEP_LAYERS else 0))
+    second = (q.nbytes + drq[0].nbytes + drq[1].nbytes + values + big * (n_tops * 8 + 16)
+              + int(lsize.max()) * 4 + g_size * 20 + hinv.nbytes
+              + (dr.nbytes + dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if dr is not None
+                 else 0))
+    second = max(second, made)
     out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second)}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
@@ -251,7 +257,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
             if j > 0:  # (pages the last step handed back read 0 and cost nothing until written)
                 zero_values(below, lsize[j - 1])
         result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j,
-                            dr, dcnt, q, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
+                            drq, dcnt, q, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
                             moves, release)
         if j > 0:
             done += int(result)

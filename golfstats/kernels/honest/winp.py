@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.honest.blocks import block_list
+from golfstats.kernels.honest.blocks import block_list, subset_list
 from golfstats.kernels.honest.memory import release_upto, release_values
 from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
 
@@ -101,7 +101,7 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, v
 
 
 @nb.njit(cache=True, nogil=True)
-def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, dr, dcnt,
+def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, drq, dcnt,
                q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves, release):
     """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
     at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
@@ -109,8 +109,9 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     (0) over the dense codes are left as they were given.  For j = 0 returns the
     position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
     ``moves[COLUMNS]`` (after a draw, NaN when illegal); else returns the states valued.
-    ``dr`` and ``q`` are over compact heights codes, ``hinv`` their dense codes (in
-    increasing order, so a block's states stay in increasing dense code).  With
+    ``q`` is over compact heights codes, ``hinv`` their dense codes (in increasing order,
+    so a block's states stay in increasing dense code), and ``drq = (bits, qoff)`` says
+    which of its states are drawn from (``blocks.subset_bits``).  With
     ``release`` > 0 the pages of ``vals_j`` are handed back as its blocks are read (each
     is read once, in order; ``release`` values or more at a time), and all of it at the
     end: it reads 0 afterwards."""
@@ -133,7 +134,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     for c in range(COLUMNS):
         full += heights0[c] * pw[c]
     # the drawn-from states of layer j - 1, a block at a time (each is read once per kind)
-    src_at = np.full(dr.shape[0], -1, np.int64)
+    in_dr, qoff = drq
+    src_at = np.full(q.shape[0], -1, np.int64)
     n_src = 0
     if j > 0:
         for oi in range(layer_start[j - 1], layer_start[j]):
@@ -145,7 +147,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             d = order[oi]
             if dcnt[d]:
                 src_at[d] = at
-                at += _dense(hinv, src[at:], block_list(dr[d], src[at:]))
+                nq = block_list(q[d], ql)
+                at += _dense(hinv, src[at:], subset_list(ql, nq, in_dr, qoff[d], src[at:]))
     done = 0
     for oi in range(layer_start[j], layer_start[j + 1]):
         dd = order[oi]
@@ -161,7 +164,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             if not any_start:
                 continue
         nq = _dense(hinv, ql, block_list(q[dd], ql))
-        nd = _dense(hinv, dl, block_list(dr[dd], dl))
+        nd = subset_list(ql, nq, in_dr, qoff[dd], dl)
         base = off[dd]
         for k in range(nd):
             vg[dl[k]] = vals_j[base + k]

@@ -48,6 +48,7 @@ import numpy as np
 
 from golfstats.kernels.core import powers
 from golfstats.kernels.honest import space
+from golfstats.kernels.honest.packed import new_store, or_into, put, row_bytes, unpack
 from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, after_bits, play_groups, popcount
 
 ZERO, ALL = -1, -2  # row codes: the empty row, the full row; >= 0 a level row; <= -3 a W row
@@ -107,29 +108,34 @@ def win_bit(wt, g, d):
 def win_table(kt, exposed, heights0, m0, pwd, size):
     """W as ``wt[d, g >> 6]`` bit ``g & 63`` (``win_bit``), with ``stats`` as ``win_sets``'s
     (and the table's bytes in ``stats[1]``)."""
-    widx, wpool, gidx, gpool, stats = win_sets(kt, exposed, heights0, m0, pwd, size)
-    wt = transpose(widx, wpool, size)
+    widx, w_rows, gidx, g_rows, stats = win_sets(kt, exposed, heights0, m0, pwd, size)
+    wt = transpose(widx, w_rows, size)
     stats[1] = wt.shape[0] * wt.shape[1] * 8
     return wt, stats
 
 
 @nb.njit(cache=True, nogil=True)
-def transpose(idx, pool, size):
+def transpose(idx, rows, size):
     """The D-major bit table of h-major rows: ``t[d, g >> 6]`` bit ``g & 63`` is bit d of
-    ``pool[idx[g]]`` (``idx[g] < 0``: an empty row), 64 x 64 bits at a time."""
+    row ``idx[g]`` of the store ``rows`` (``honest.packed``; ``idx[g] < 0``: an empty
+    row), 64 x 64 bits at a time."""
     g_size = idx.shape[0]
     gwords = (g_size + 63) >> 6
     t = np.zeros((size, gwords), np.uint64)
     a = np.empty(64, np.uint64)
-    words = pool.shape[1] - 1
+    words = (size + 63) >> 6
+    tile = np.zeros((64, words + 1), np.uint64)  # 64 rows unpacked
     for gb in range(gwords):
+        for q in range(64):
+            g = gb * 64 + q
+            if g < g_size and idx[g] >= 0:
+                unpack(tile[q], rows, idx[g])
+            else:
+                tile[q] = 0
         for i in range(words):
             nonzero = False
             for q in range(64):  # rows in reverse: _transpose64 mirrors on the anti-diagonal
-                g = gb * 64 + q
-                v = np.uint64(0)
-                if g < g_size and idx[g] >= 0:
-                    v = pool[idx[g], i]
+                v = tile[q, i]
                 a[63 - q] = v
                 nonzero |= v != 0
             if not nonzero:
@@ -163,10 +169,11 @@ def _transpose64(a):
 def win_sets(kt, exposed, heights0, m0, pwd, size):
     """The W bitsets and G rows of every height vector below ``heights0`` (dense codes).
 
-    Returns ``(widx, wpool, gidx, gpool, stats)``: W[g] is ``wpool[widx[g]]`` (``widx[g] =
-    -1``: W[g] is empty), G[g] likewise, ``stats = [W rows kept, peak level rows, words
-    per row, G rows kept]``.  The pools are allocated for every height vector but only
-    the rows written are touched.
+    Returns ``(widx, w_rows, gidx, g_rows, stats)``: W[g] is row ``widx[g]`` of the store
+    ``w_rows`` (``honest.packed``; ``widx[g] = -1``: W[g] is empty), G[g] likewise,
+    ``stats = [W rows kept, peak level rows, words per row, G rows kept, the pass's peak
+    bytes (W and G stored, two levels of B rows)]``.  The stores are allocated for every
+    height vector but only the rows written are touched.
     """
     g_size = powers(heights0)[2]
     return win_sets_within(kt, exposed, heights0, m0, pwd, size, np.ones(g_size, np.bool_))
@@ -229,9 +236,10 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
         cap = max(cap, need)
     bufs = np.empty((2, cap, words), np.uint64)
     widx = np.full(g_size, -1, np.int64)
-    wpool = np.empty((g_size, words), np.uint64)
+    w_rows = new_store(g_size, words)
     gidx = np.full(g_size, -1, np.int64)
-    gpool = np.empty((g_size, words), np.uint64)
+    g_rows = new_store(g_size, words)
+    grow = np.zeros(words, np.uint64)
     n_g = 0
     n_w = 0
     peak = 0
@@ -311,8 +319,7 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                                 for i in range(words):
                                     scratch[n_s, i] |= below[code, i]
                             else:
-                                for i in range(words):
-                                    scratch[n_s, i] |= wpool[-3 - code, i]
+                                or_into(scratch[n_s], w_rows, -3 - code)
                             any_bit = True
                         if any_bit:
                             s = n_s
@@ -349,8 +356,7 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
             for i in range(words):
                 nonzero |= w[i]
             if nonzero:
-                for i in range(words):
-                    wpool[n_w, i] = w[i]
+                put(w_rows, n_w, w)
                 widx[g] = n_w
                 wcode = -3 - n_w
                 n_w += 1
@@ -386,15 +392,17 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                 v = w[i]
                 for s2 in range(n_s):
                     v |= scratch[s2, i]
-                gpool[n_g, i] = v
+                grow[i] = v
                 nonzero |= v
             if nonzero:
+                put(g_rows, n_g, grow)
                 gidx[g] = n_g
                 n_g += 1
         peak = max(peak, n_rows)
-    stats = np.zeros(4, np.int64)
+    stats = np.zeros(5, np.int64)
     stats[0] = n_w
     stats[1] = peak
     stats[2] = words
     stats[3] = n_g
-    return widx, wpool, gidx, gpool, stats
+    stats[4] = row_bytes(w_rows, 0, n_w) + row_bytes(g_rows, 0, n_g) + 2 * peak * words * 8
+    return widx, w_rows, gidx, g_rows, stats
