@@ -1,13 +1,20 @@
 """``honest.packed``: a row stored as its non-zero words reads back as the full row, and
-combines with a full row as the full row does; a level's rows handed back stop counting."""
+combines with a full row as the full row does; a level's rows handed back stop counting.
+And Dr kept as a bit per state of Q (``blocks.subset_bits``) lists what Dr's own table
+lists."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from honest_rows import kernel_args
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import positions
 
-from golfstats.kernels.honest import memory, packed
+from golfstats.kernels.honest import blocks, memory, packed, reach, wins
+from golfstats.kernels.honest.space import d_codes
+from golfstats.rules import parse_variant
 
 
 def _rows(seed, n, words, density):
@@ -61,3 +68,35 @@ def test_a_released_range_reads_zero_and_the_rest_stays():
     mask, start, data = store
     lo, hi = start[10], start[50]
     assert not data[lo + 1024:hi - 1024].any()  # whole pages inside the range: handed back
+
+
+@pytest.mark.parametrize("variant", ["putt-putt", "queens-on-kings", "strict+jokers1+empty-start"])
+def test_dr_as_bits_of_q_lists_what_drs_own_table_lists(variant):
+    """``blocks.subset_bits``: the drawn-from states of every block, read as Q's states
+    whose bit is set, are Dr's own table's, in the same order."""
+    rules = parse_variant(variant)
+    checked = left_out = 0
+    for board in positions(rules, 53, 6, 3000, min_stock=8, max_stock=11):
+        kt, a, top, m0 = kernel_args(rules, board)
+        pwd, size, _, _ = d_codes(m0)
+        w = wins.win_sets(kt, a.exposed, a.heights, m0, pwd, size)
+        ridx, r_rows, qidx, q_rows, _ = reach.reach_sets(kt, a.exposed, a.heights, top, m0, pwd,
+                                                         size, *w[:4], True)
+        hinv = np.flatnonzero(qidx >= 0)
+        ridx, qidx = ridx[hinv], qidx[hinv]
+        q = blocks.d_major(qidx, q_rows, size, blocks.store_bits(qidx, q_rows))
+        dr = blocks.d_major(ridx, r_rows, size, blocks.store_bits(ridx, r_rows))
+        qcnt = blocks.row_counts(q)
+        bits, qoff = blocks.subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size)
+        np.testing.assert_array_equal(blocks.subset_counts(bits, qoff), blocks.row_counts(dr))
+        ql = np.empty(max(int(qcnt.max()), 1), np.int32)
+        got = np.empty_like(ql)
+        want = np.empty_like(ql)
+        for d in range(size):
+            nq = blocks.block_list(q[d], ql)
+            n = blocks.subset_list(ql, nq, bits, qoff[d], got)
+            assert n == blocks.block_list(dr[d], want)
+            np.testing.assert_array_equal(got[:n], want[:n])
+            checked += n
+            left_out += nq - n
+    assert checked > 200 and left_out > 200  # drawn-from states, and Q's states not drawn from

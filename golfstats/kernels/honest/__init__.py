@@ -1,7 +1,8 @@
 """Perfect play without peeking, compiled (``docs/honest-play.md``; the Python front is
 ``golfstats.odds``).
 
-``space`` the state codes and comparisons; ``wins`` the W bitsets and G rows; ``reach``
+``space`` the state codes and comparisons; ``wins`` the W bitsets and G rows (rows kept
+as their non-zero words: ``packed``; their pages handed back: ``memory``); ``reach``
 the states the position reaches (``reachable`` only the heights, for W); ``blocks``
 their tables a drawn multiset at a time; ``winp`` the chances of winning; ``policy`` the
 policy's expected strokes along its own choices; ``forward`` and ``backward`` goal

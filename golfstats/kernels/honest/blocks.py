@@ -17,6 +17,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from golfstats.kernels.honest.packed import unpack
 from golfstats.kernels.honest.space import popcount
 from golfstats.kernels.honest.wins import transpose
 
@@ -100,27 +101,52 @@ def block_list(row, out):
 
 
 @nb.njit(cache=True, nogil=True)
-def subset_bits(q, qcnt, dr):
-    """``(bits, qoff)``: the table ``dr`` (a subset of ``q``, both D-major) as one bit per
-    state of ``q``, block d's states in increasing g from bit ``qoff[d]``: a state of Q
-    drawn from or not.  Dr's own table has a bit for every (h, D), most of them 0; this
-    has one for Q's states only."""
-    qoff = np.zeros(q.shape[0] + 1, np.int64)
-    for d in range(q.shape[0]):
+def subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size):
+    """``(bits, qoff)``: the set Dr, a subset of Q, as one bit per state of Q, block d's
+    states in increasing h from bit ``qoff[d]`` (a state of Q drawn from or not), made
+    from the h-major rows (rows ``qidx[h]`` and ``ridx[h]`` of the packed stores, h in
+    increasing order) and Q's states per block ``qcnt``.  A D-major table of Dr has a bit
+    for every (h, D), most of them 0; this has one for Q's states only."""
+    qoff = np.zeros(size + 1, np.int64)
+    for d in range(size):
         qoff[d + 1] = qoff[d] + qcnt[d]
     bits = np.zeros((qoff[-1] + 63) // 64 + 1, np.uint64)
-    for d in range(q.shape[0]):
-        k = qoff[d]
-        for w in range(q.shape[1]):
-            x = q[d, w]
-            y = dr[d, w]
+    words = ((size + 63) >> 6) + 1
+    qrow = np.zeros(words, np.uint64)
+    rrow = np.zeros(words, np.uint64)
+    seen = qoff[:-1].copy()  # the next bit of each block
+    for h in range(qidx.shape[0]):
+        if qidx[h] < 0:
+            continue
+        unpack(qrow, q_rows, qidx[h])
+        if ridx[h] >= 0:
+            unpack(rrow, r_rows, ridx[h])
+        else:
+            rrow[:] = 0
+        for w in range(words):
+            x = qrow[w]
+            y = rrow[w]
             while x:
                 low = x & (~x + np.uint64(1))
+                d = w * 64 + low_bit(low)
+                k = seen[d]
+                seen[d] = k + 1
                 if y & low:
                     bits[k >> 6] |= np.uint64(1) << np.uint64(k & 63)
-                k += 1
                 x ^= low
     return bits, qoff
+
+
+@nb.njit(cache=True, nogil=True)
+def subset_counts(bits, qoff):
+    """The set bits of each block of ``subset_bits``: Dr's states per block."""
+    out = np.zeros(qoff.shape[0] - 1, np.int64)
+    for d in range(out.shape[0]):
+        k = 0
+        for b in range(qoff[d], qoff[d + 1]):
+            k += (bits[b >> 6] >> np.uint64(b & 63)) & np.uint64(1)
+        out[d] = k
+    return out
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

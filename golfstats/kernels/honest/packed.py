@@ -3,7 +3,7 @@
 The first passes of goal win (``honest.wins``, ``honest.reach``) make one bit row over
 every drawn multiset per height vector (and per top, for the positions), and most of
 their words are zero: on the largest strict deal of PySolFC 1-100 a third of W's words,
-a half of G's and a sixth of Dr's and Q's are not.  So a row is stored as its non-zero
+a half of G's, a seventh of Dr's and a fifth of Q's are not.  So a row is stored as its non-zero
 words, one after another in ``data``, with a bitmap of the words present (``mask``, one
 bit a word) and where it starts (``start``).  The rows of a store are written in order
 (row i after row i - 1), so row i's words run from ``start[i]`` to ``start[i + 1]``, and

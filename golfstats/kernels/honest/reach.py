@@ -40,7 +40,7 @@ import numpy as np
 
 from golfstats.kernels.core import powers
 from golfstats.kernels.honest.memory import level_rows, release_store
-from golfstats.kernels.honest.packed import and_into, new_store, put, row_bytes, unpack
+from golfstats.kernels.honest.packed import and_into, new_store, or_into, put, row_bytes, unpack
 from golfstats.kernels.honest.space import (
     COLUMNS,
     STOCK_KINDS,
@@ -134,7 +134,9 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
     cap = 1
     for k in range(top_level + 1):
         cap = max(cap, (n_lv[k + 1] - n_lv[k]) * n_tops)
-    bufs = np.empty((2, cap, words), np.uint64)  # touched only where rows are written
+    cur = new_store(cap, words)  # the position rows of this level and of the one above
+    above = new_store(cap, words)
+    row = np.zeros(words, np.uint64)
     pmask = np.zeros(g_size, np.int64)  # tops with a position row at g, in its level's buffer
     pbase = np.zeros(g_size, np.int64)
     ridx = np.full(g_size, -1, np.int64)
@@ -157,12 +159,10 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
         n_w += widx[g] >= 0
         n_g += gidx[g] >= 0
     live_in = row_bytes(w_rows, 0, n_w) + row_bytes(g_rows, 0, n_g)  # not yet released
-    row_b = words * 8
     peak_live = 0
     prev_rows = 0
     for k in range(top_level, 0, -1):
-        cur = bufs[k & 1]
-        above = bufs[(k + 1) & 1]
+        cur, above = above, cur
         n_rows = 0
         for ti in range(n_lv[k], n_lv[k + 1]):
             g = by_level[ti]
@@ -184,12 +184,11 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
                 while src:
                     if src & 1:
                         v = play_next[t, xk]
-                        row = above[pbase[p] + rank_in(m, t)]
+                        i = pbase[p] + rank_in(m, t)
                         if (touched >> v) & 1:
-                            for i in range(words):
-                                inrow[v, i] |= row[i]
+                            or_into(inrow[v], above, i)
                         else:
-                            inrow[v, :] = row
+                            unpack(inrow[v], above, i)
                             touched |= np.int64(1) << v
                     src >>= 1
                     t += 1
@@ -241,7 +240,6 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
             for t in range(n_tops):
                 if accepts[t] & seen == 0 or (gi < 0 and g != full):
                     continue
-                row = cur[n_rows]
                 any_src = False
                 if (touched >> t) & 1:
                     row[:] = inrow[t]
@@ -262,6 +260,7 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
                     continue
                 for i in range(words):
                     q[i] |= row[i]
+                put(cur, n_rows, row)
                 if pmask[g] == 0:
                     pbase[g] = n_rows
                 pmask[g] |= np.int64(1) << t
@@ -276,7 +275,7 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
             for ti in range(n_lv[k + 1], n_lv[k + 2]):
                 pmask[by_level[ti]] = 0
         peak_live = max(peak_live, live_in + row_bytes(r_rows, 0, n_r) + row_bytes(q_rows, 0, n_q)
-                        + (n_rows + prev_rows) * row_b)
+                        + row_bytes(cur, 0, n_rows) + row_bytes(above, 0, prev_rows))
         prev_rows = n_rows
         if release:  # this level's W and G rows are read no more
             first, end, _ = level_rows(widx, by_level, n_lv[k], n_lv[k + 1])

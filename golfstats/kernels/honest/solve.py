@@ -10,11 +10,15 @@ the memory before the long pass and reports progress through a callback):
 2. ``reach.reach_sets``: the drawn-from states Dr (reached from the position through
    drawn-from states, W set) and Q (the states where a position some chain reaches may be
    worth more than 0), rows over D, level by level down.
-3. ``blocks.d_major``: both transposed to one row over h per D (a block), h numbered by
+3. ``blocks.d_major``: Q transposed to one row over h per D (a block), h numbered by
    the compact heights index (only the heights with a Q row: ``hmap`` dense to compact,
-   ``hinv`` back), so the tables' rows are a third or less of the dense codes' width.
+   ``hinv`` back), so the table's rows are a third or less of the dense codes' width;
+   Dr as one bit per state of Q (``blocks.subset_bits``), and as a table of its own only
+   when the values are kept for play-outs.  The rows of passes 1 and 2 are kept packed
+   (``honest.packed``: their non-zero words only).
 4. ``winp.layer_step`` for |D| = n, ..., 0: p of every drawn-from state, then the
-   position's p and every legal move's.  Only two layers of values are alive unless the
+   position's p and every legal move's; Q's rows of a layer are handed back after its
+   step.  Only two layers of values are alive unless the
    expected strokes are wanted (then every p is kept) or a play-out will follow (then the
    blocks the stock order visits are kept).
 5. With the expected strokes: ``policy`` values the policy's (p, e) along its own choices
@@ -33,7 +37,8 @@ from golfstats.kernels.core import powers
 from golfstats.kernels.honest import blocks, policy, reach, reachable, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
-from golfstats.kernels.honest.memory import PAGE, zero_values
+from golfstats.kernels.honest.memory import PAGE, release_blocks, zero_values
+from golfstats.kernels.honest.packed import row_bytes
 from golfstats.kernels.honest.space import (
     BITS,
     COLUMNS,
@@ -43,7 +48,7 @@ from golfstats.kernels.honest.space import (
     packed_codes,
     packed_of,
 )
-from golfstats.kernels.honest.winp import layer_step, values_peak
+from golfstats.kernels.honest.winp import layer_step, step_values
 
 #: Drawn multisets (D-codes) up to which ``solve_win`` first finds the heights reachable
 #: positions play or draw at, and computes W there only (``reachable.reachable_heights``,
@@ -188,18 +193,19 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     hmap = np.full(g_size, -1, np.int64)
     hmap[hinv] = np.arange(hinv.shape[0])
     ridx, qidx = ridx[hinv], qidx[hinv]
-    dr = blocks.d_major(ridx, r_rows, size, blocks.store_bits(ridx, r_rows))
-    del r_rows, ridx
     q = blocks.d_major(qidx, q_rows, size, blocks.store_bits(qidx, q_rows))
-    del q_rows, qidx
-    dcnt = blocks.row_counts(dr)
     qcnt = blocks.row_counts(q)
-    # Dr as a bit per state of Q (Dr is inside Q): the value pass reads no more, and a
-    # table kept for play-outs keeps Dr's own (its rank index finds a state's value)
-    drq = blocks.subset_bits(q, qcnt, dr)
-    made = dr.nbytes + q.nbytes + drq[0].nbytes + drq[1].nbytes  # all four alive here
-    if keep == KEEP_LAYERS:
-        dr = None
+    # Dr as a bit per state of Q (Dr is inside Q): what the value pass reads; a table kept
+    # for play-outs keeps Dr's own as well (its rank index finds a state's value)
+    drq = blocks.subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size)
+    dcnt = blocks.subset_counts(*drq)
+    made = (q.nbytes + drq[0].nbytes + drq[1].nbytes  # all alive here
+            + row_bytes(r_rows, 0, rstats[0]) + row_bytes(q_rows, 0, rstats[1]))
+    dr = None
+    if keep != KEEP_LAYERS:
+        dr = blocks.d_major(ridx, r_rows, size, blocks.store_bits(ridx, r_rows))
+        made += dr.nbytes
+    del r_rows, ridx, q_rows, qidx
     drawn, states = int(dcnt.sum()), int(qcnt.sum())
     layer_of = np.empty(size, np.int64)
     lsize = np.zeros(n + 1, np.int64)
@@ -212,15 +218,20 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     lbase = np.concatenate(([0], np.cumsum(lsize)))
     big = max(int(qcnt.max()), 1)
     release = RELEASE_STEP if keep != KEEP_ALL else 0
+    # what each layer's step holds (j = n first): its values (every p kept; or two layers,
+    # handed back as read and written as needed, ``memory``), Q's rows of the layers not
+    # yet done (a layer's are handed back after its step: nothing reads them after) and
+    # the list of layer j - 1's drawn-from states
     if keep == KEEP_ALL:
-        values = 8 * int(lbase[-1])
-    elif release:  # two layers, handed back as read and written as needed (``memory``)
-        values = 8 * int(values_peak(order, layer_start, off, dcnt, lsize, m0, pwd,
-                                     release + PAGE // 8))
+        alive = np.full(n + 1, lbase[-1])
+    elif release:
+        alive = step_values(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8)
     else:
-        values = 8 * max(int(lsize[j] + lsize[j - 1]) for j in range(1, n + 1)) if n else 8
-    second = (q.nbytes + drq[0].nbytes + drq[1].nbytes + values + big * (n_tops * 8 + 16)
-              + int(lsize.max()) * 4 + g_size * 20 + hinv.nbytes
+        alive = np.array([lsize[j] + (lsize[j - 1] if j else 0) for j in range(n + 1)])
+    steps = max(8 * int(alive[j]) + q.shape[1] * 8 * int(layer_start[j + 1])
+                + 4 * int(lsize[j - 1] if j else 0) for j in range(n + 1))
+    second = (steps + drq[0].nbytes + drq[1].nbytes + big * (n_tops * 8 + 16) + g_size * 20
+              + hinv.nbytes
               + (dr.nbytes + dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if dr is not None
                  else 0))
     second = max(second, made)
@@ -260,6 +271,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                             drq, dcnt, q, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
                             moves, release)
         if j > 0:
+            release_blocks(q, order, layer_start[j], layer_start[j + 1])
             done += int(result)
             if path_d[j - 1] >= 0:
                 d = path_d[j - 1]

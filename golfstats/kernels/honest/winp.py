@@ -232,17 +232,18 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
 
 
 @nb.njit(cache=True, nogil=True)
-def values_peak(order, layer_start, off, dcnt, lsize, m0, pwd, step):
-    """An upper bound on the values alive at once when ``layer_step`` hands back what it
-    has read (``release``): in the step of layer j, before block D', the values of layer j
-    from D' on (those before are handed back, but for at most ``step`` values: the
-    release's batch and a page) and the pages of layer j - 1 up to the highest value
+def step_values(order, layer_start, off, dcnt, lsize, m0, pwd, step):
+    """Per layer j, an upper bound on the values alive at once in its step when
+    ``layer_step`` hands back what it has read (``release``): before block D', the values
+    of layer j from D' on (those before are handed back, but for at most ``step`` values:
+    the release's batch and a page) and the pages of layer j - 1 up to the highest value
     written so far (a block D' writes to the blocks D' - r, every value at or below that
-    mark; ``step`` again for its last page)."""
-    peak = 0
+    mark; ``step`` again for its last page).  Layer 0's step writes no values: 0."""
     n = layer_start.shape[0] - 2
+    peaks = np.zeros(n + 1, np.int64)
     for j in range(n, 0, -1):
         mark = 0
+        peak = 0
         for oi in range(layer_start[j], layer_start[j + 1]):
             d2 = order[oi]
             peak = max(peak, lsize[j] - max(off[d2] - step, 0) + mark + step)
@@ -250,4 +251,5 @@ def values_peak(order, layer_start, off, dcnt, lsize, m0, pwd, step):
                 if (d2 // pwd[r]) % (m0[r] + 1) >= 1:
                     d = d2 - pwd[r]
                     mark = max(mark, off[d] + dcnt[d])
-    return peak
+        peaks[j] = peak
+    return peaks
