@@ -4,7 +4,7 @@
   leaves every row outside it alone;
 * the value pass handing back the layer it has read (``solve.RELEASE_STEP`` values at a
   time; here 1, so that small positions release) and zeroing the next by release gives
-  the same p and move values, exactly, as keeping them; ``winp.step_values`` bounds it
+  the same p and move values, exactly, as keeping them; ``winp.step_bytes`` bounds it
   between the largest layer and the two largest neighbours;
 * reach releasing the W and G rows of each level it has done (the default of
   ``solve_win``) finds the same Dr and Q bit for bit, and its peak of rows alive drops
@@ -85,7 +85,7 @@ def test_value_pass_releasing_layers_changes_nothing(variant, monkeypatch):
         assert freed.stats["value_bytes"] <= keep.stats["value_bytes"] + 4 * memory.PAGE, where
 
 
-def test_step_values_peak_lies_between_one_layer_and_two():
+def test_step_bytes_peak_lies_between_one_layer_and_two():
     m0 = np.zeros(STOCK_KINDS, np.int64)
     m0[[1, 3, 5, 8]] = [2, 1, 3, 2]
     pwd, size, order, layer_start = d_codes(m0)
@@ -98,7 +98,7 @@ def test_step_values_peak_lies_between_one_layer_and_two():
         for d in order[layer_start[j]:layer_start[j + 1]]:
             off[d] = lsize[j]
             lsize[j] += dcnt[d]
-    peak = winp.step_values(order, layer_start, off, dcnt, lsize, m0, pwd, 0).max()
+    peak = winp.step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, 0, 0).max() // 8
     assert lsize.max() <= peak <= max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))
     assert peak < max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))  # it frees as it goes
 

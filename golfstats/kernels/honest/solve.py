@@ -48,7 +48,7 @@ from golfstats.kernels.honest.space import (
     packed_codes,
     packed_of,
 )
-from golfstats.kernels.honest.winp import layer_step, step_values
+from golfstats.kernels.honest.winp import layer_step, step_bytes
 
 #: Drawn multisets (D-codes) up to which ``solve_win`` first finds the heights reachable
 #: positions play or draw at, and computes W there only (``reachable.reachable_heights``,
@@ -219,18 +219,17 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     big = max(int(qcnt.max()), 1)
     release = RELEASE_STEP if keep != KEEP_ALL else 0
     # what each layer's step holds (j = n first): its values (every p kept; or two layers,
-    # handed back as read and written as needed, ``memory``), Q's rows of the layers not
-    # yet done (a layer's are handed back after its step: nothing reads them after) and
-    # the list of layer j - 1's drawn-from states
+    # handed back as read and written as needed, ``memory``) and the list of layer j - 1's
+    # drawn-from states (4 bytes a state), and Q's rows of the layers not yet done (a
+    # layer's are handed back after its step: nothing reads them after)
     if keep == KEEP_ALL:
-        alive = np.full(n + 1, lbase[-1])
+        alive = [8 * int(lbase[-1]) + 4 * int(lsize[j - 1] if j else 0) for j in range(n + 1)]
     elif release:
-        alive = step_values(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8)
+        alive = step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8, 4)
     else:
-        alive = np.array([lsize[j] + (lsize[j - 1] if j else 0) for j in range(n + 1)])
-    steps = max(8 * int(alive[j]) + q.shape[1] * 8 * int(layer_start[j + 1])
-                + 4 * int(lsize[j - 1] if j else 0) for j in range(n + 1))
-    second = (steps + drq[0].nbytes + drq[1].nbytes + big * (n_tops * 8 + 16) + g_size * 20
+        alive = [8 * int(lsize[j]) + 12 * int(lsize[j - 1] if j else 0) for j in range(n + 1)]
+    steps = max(int(alive[j]) + q.shape[1] * 8 * int(layer_start[j + 1]) for j in range(n + 1))
+    second = (steps + drq[0].nbytes + drq[1].nbytes + big * (n_tops * 8 + 20) + g_size * 20
               + hinv.nbytes
               + (dr.nbytes + dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if dr is not None
                  else 0))
@@ -243,7 +242,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     work = [int(qcnt[order[layer_start[j]:layer_start[j + 1]]].sum()) for j in range(n + 1)]
     say("values", 0, n + 1, {"states": states, "bytes": second, "work": sum(work), "work_done": 0})
     gpk = packed_codes(heights0)
-    scratch = np.empty((2, big), np.int32)
+    scratch = np.empty((3, big), np.int32)
     bv = np.empty((n_tops + 1, big + 1), np.float64)
     pos = np.full(g_size, big, np.int32)
     vg = np.zeros(g_size, np.float64)

@@ -104,7 +104,7 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, v
 def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, drq, dcnt,
                q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves, release):
     """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
-    at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
+    at 0.  ``scratch`` holds three int32 lists of a block's length; ``bv`` one row more than
     the tops and one column more than the largest block; ``pos`` (the last column) and ``vg``
     (0) over the dense codes are left as they were given.  For j = 0 returns the
     position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
@@ -129,31 +129,35 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     bv[:, zero_col] = 0.0
     ql = scratch[0]
     dl = scratch[1]
+    tmp = scratch[2]
     valued = 0
     full = 0
     for c in range(COLUMNS):
         full += heights0[c] * pw[c]
-    # the drawn-from states of layer j - 1, a block at a time (each is read once per kind)
+    # the drawn-from states of layer j - 1, a block at a time (each is read once per kind),
+    # listed when a block above first adds to it (so the list grows as the values below do)
     in_dr, qoff = drq
     src_at = np.full(q.shape[0], -1, np.int64)
     n_src = 0
     if j > 0:
         for oi in range(layer_start[j - 1], layer_start[j]):
-            n_src += dcnt[order[oi]]
-    src = np.empty(max(n_src, 1), np.int32)
-    if j > 0:
-        at = 0
-        for oi in range(layer_start[j - 1], layer_start[j]):
             d = order[oi]
-            if dcnt[d]:
-                src_at[d] = at
-                nq = block_list(q[d], ql)
-                at += _dense(hinv, src[at:], subset_list(ql, nq, in_dr, qoff[d], src[at:]))
+            src_at[d] = n_src
+            n_src += dcnt[d]
+    src = np.empty(max(n_src, 1), np.int32)  # (its pages are taken as they are written)
+    listed = np.zeros(q.shape[0], np.bool_)
+    stride = stride_max(m0, pwd)
+    low = layer_start[j - 1] if j > 0 else 0  # the first block below some block to come may add to
+    src_done = 0
     done = 0
     for oi in range(layer_start[j], layer_start[j + 1]):
         dd = order[oi]
         if release > 0 and j > 0:
             done = release_upto(vals_j, done, off[dd], release)  # the blocks before dd are read
+            while low < layer_start[j] and order[low] + stride < dd:  # below: listed, read
+                low += 1
+            if low < layer_start[j]:
+                src_done = release_upto(src, src_done, src_at[order[low]], release)
         if qcnt[dd] == 0 and j > 0:
             continue
         if j > 0:
@@ -183,6 +187,10 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                 prob = (m0[r] - have + 1) / (n - j + 1)
                 bu = bv[kt.drawn[r]]
                 s0 = src_at[d]
+                if not listed[d]:
+                    listed[d] = True
+                    nq2 = block_list(q[d], tmp)
+                    _dense(hinv, src[s0:], subset_list(tmp, nq2, in_dr, qoff[d], src[s0:]))
                 b2 = off[d]
                 for k in range(dcnt[d]):
                     vals_below[b2 + k] += prob * bu[pos[src[s0 + k]]]
@@ -194,6 +202,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             return value
     if release > 0:
         release_values(vals_j, done, vals_j.shape[0])
+        release_values(src, src_done, src.shape[0])
     return float(valued)
 
 
@@ -231,25 +240,48 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
     return bv[top0, pos[full]]
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def stride_max(m0, pwd):
+    """The largest step a card adds to a D-code: block D' adds to blocks D' - r no further
+    below than that."""
+    stride = 0
+    for r in range(m0.shape[0]):
+        if m0[r] > 0:
+            stride = max(stride, pwd[r])
+    return stride
+
+
 @nb.njit(cache=True, nogil=True)
-def step_values(order, layer_start, off, dcnt, lsize, m0, pwd, step):
-    """Per layer j, an upper bound on the values alive at once in its step when
-    ``layer_step`` hands back what it has read (``release``): before block D', the values
-    of layer j from D' on (those before are handed back, but for at most ``step`` values:
-    the release's batch and a page) and the pages of layer j - 1 up to the highest value
-    written so far (a block D' writes to the blocks D' - r, every value at or below that
-    mark; ``step`` again for its last page).  Layer 0's step writes no values: 0."""
+def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, listed):
+    """Per layer j, an upper bound on the bytes its step holds at once in values (8 bytes
+    each) and in the list of layer j - 1's drawn-from states (``listed`` bytes an entry)
+    when ``layer_step`` hands back what it has read (``release``): while block D' is done,
+    the values of layer j from D' on (those before are handed back, but for at most
+    ``step`` values: the release's batch and a page), and of layer j - 1 up to the highest
+    value written so far, with D''s own writes (a block D' writes to the blocks D' - r,
+    every value at or below that mark; ``step`` again for its last page), and the list's
+    entries up to the same mark (a block's entries are listed when it is first written
+    to; they lie in the same order as its values) from those of the first block some
+    block from D' on may still add to (the ones before are handed back; ``step`` again).
+    Layer 0's step writes nothing: 0."""
     n = layer_start.shape[0] - 2
     peaks = np.zeros(n + 1, np.int64)
+    stride = stride_max(m0, pwd)
     for j in range(n, 0, -1):
         mark = 0
         peak = 0
+        low = layer_start[j - 1]
         for oi in range(layer_start[j], layer_start[j + 1]):
             d2 = order[oi]
-            peak = max(peak, lsize[j] - max(off[d2] - step, 0) + mark + step)
+            while low < layer_start[j] and order[low] + stride < d2:
+                low += 1
+            first = off[order[low]] if low < layer_start[j] else lsize[j - 1]
             for r in range(m0.shape[0]):
                 if (d2 // pwd[r]) % (m0[r] + 1) >= 1:
                     d = d2 - pwd[r]
                     mark = max(mark, off[d] + dcnt[d])
+            top = min(mark + step, lsize[j - 1])
+            peak = max(peak, 8 * (lsize[j] - max(off[d2] - step, 0)) + 8 * top
+                       + listed * max(top - max(first - step, 0), 0))
         peaks[j] = peak
     return peaks
