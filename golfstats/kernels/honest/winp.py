@@ -114,7 +114,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     which of its states are drawn from (``blocks.subset_bits``).  With
     ``release`` > 0 the pages of ``vals_j`` are handed back as its blocks are read (each
     is read once, in order; ``release`` values or more at a time), and all of it at the
-    end: it reads 0 afterwards."""
+    end: it reads 0 afterwards; so are the entries of the list of layer j - 1's drawn-from
+    states once no block to come adds to their blocks (``step_bytes``)."""
     n = layer_start.shape[0] - 2
     play_next = kt.play_next
     inv_n, inv = accepting_tops(play_next)
