@@ -7,7 +7,7 @@ block, states come in increasing g, which is an order where every play's result 
 smaller g) comes before the position it is played from.
 
 A sparse set is transposed by scattering its set bits, a dense one 64 x 64 bits at a
-time (``wins.transpose``); both give the same table.  ``rank_index`` and ``rank_of`` find
+time (``transpose``); both give the same table.  ``rank_index`` and ``rank_of`` find
 a state's place in its block (values are stored per block in increasing g).
 No I/O, no RNG.
 """
@@ -19,9 +19,59 @@ import numpy as np
 
 from golfstats.kernels.honest.packed import unpack
 from golfstats.kernels.honest.space import popcount
-from golfstats.kernels.honest.wins import transpose
 
 SUPER = 8  # words per rank-index entry
+
+
+@nb.njit(cache=True, nogil=True)
+def transpose(idx, rows, size):
+    """The D-major bit table of h-major rows: ``t[d, g >> 6]`` bit ``g & 63`` is bit d of
+    row ``idx[g]`` of the store ``rows`` (``honest.packed``; ``idx[g] < 0``: an empty
+    row), 64 x 64 bits at a time."""
+    g_size = idx.shape[0]
+    gwords = (g_size + 63) >> 6
+    t = np.zeros((size, gwords), np.uint64)
+    a = np.empty(64, np.uint64)
+    words = (size + 63) >> 6
+    tile = np.zeros((64, words + 1), np.uint64)  # 64 rows unpacked
+    for gb in range(gwords):
+        for q in range(64):
+            g = gb * 64 + q
+            if g < g_size and idx[g] >= 0:
+                unpack(tile[q], rows, idx[g])
+            else:
+                tile[q] = 0
+        for i in range(words):
+            nonzero = False
+            for q in range(64):  # rows in reverse: _transpose64 mirrors on the anti-diagonal
+                v = tile[q, i]
+                a[63 - q] = v
+                nonzero |= v != 0
+            if not nonzero:
+                continue
+            _transpose64(a)
+            for q in range(64):
+                dd = i * 64 + q
+                if dd < size:
+                    t[dd, gb] = a[63 - q]
+    return t
+
+
+@nb.njit(cache=True, nogil=True)
+def _transpose64(a):
+    """Transpose a 64 x 64 bit matrix in place about its anti-diagonal (bit c of row r goes
+    to bit 63 - r of row 63 - c; Hacker's Delight 7-3)."""
+    j = 32
+    m = np.uint64(0x00000000FFFFFFFF)
+    while j != 0:
+        k = 0
+        while k < 64:
+            t = (a[k] ^ (a[k + j] >> np.uint64(j))) & m
+            a[k] ^= t
+            a[k + j] ^= t << np.uint64(j)
+            k = (k + j + 1) & ~j
+        j >>= 1
+        m ^= m << np.uint64(j)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

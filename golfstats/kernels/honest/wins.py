@@ -48,7 +48,8 @@ import numpy as np
 
 from golfstats.kernels.core import powers
 from golfstats.kernels.honest import space
-from golfstats.kernels.honest.packed import new_store, or_into, put, row_bytes, unpack
+from golfstats.kernels.honest.blocks import transpose
+from golfstats.kernels.honest.packed import new_store, or_into, put, row_bytes
 from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, after_bits, play_groups, popcount
 
 ZERO, ALL = -1, -2  # row codes: the empty row, the full row; >= 0 a level row; <= -3 a W row
@@ -112,57 +113,6 @@ def win_table(kt, exposed, heights0, m0, pwd, size):
     wt = transpose(widx, w_rows, size)
     stats[1] = wt.shape[0] * wt.shape[1] * 8
     return wt, stats
-
-
-@nb.njit(cache=True, nogil=True)
-def transpose(idx, rows, size):
-    """The D-major bit table of h-major rows: ``t[d, g >> 6]`` bit ``g & 63`` is bit d of
-    row ``idx[g]`` of the store ``rows`` (``honest.packed``; ``idx[g] < 0``: an empty
-    row), 64 x 64 bits at a time."""
-    g_size = idx.shape[0]
-    gwords = (g_size + 63) >> 6
-    t = np.zeros((size, gwords), np.uint64)
-    a = np.empty(64, np.uint64)
-    words = (size + 63) >> 6
-    tile = np.zeros((64, words + 1), np.uint64)  # 64 rows unpacked
-    for gb in range(gwords):
-        for q in range(64):
-            g = gb * 64 + q
-            if g < g_size and idx[g] >= 0:
-                unpack(tile[q], rows, idx[g])
-            else:
-                tile[q] = 0
-        for i in range(words):
-            nonzero = False
-            for q in range(64):  # rows in reverse: _transpose64 mirrors on the anti-diagonal
-                v = tile[q, i]
-                a[63 - q] = v
-                nonzero |= v != 0
-            if not nonzero:
-                continue
-            _transpose64(a)
-            for q in range(64):
-                dd = i * 64 + q
-                if dd < size:
-                    t[dd, gb] = a[63 - q]
-    return t
-
-
-@nb.njit(cache=True, nogil=True)
-def _transpose64(a):
-    """Transpose a 64 x 64 bit matrix in place about its anti-diagonal (bit c of row r goes
-    to bit 63 - r of row 63 - c; Hacker's Delight 7-3)."""
-    j = 32
-    m = np.uint64(0x00000000FFFFFFFF)
-    while j != 0:
-        k = 0
-        while k < 64:
-            t = (a[k] ^ (a[k + j] >> np.uint64(j))) & m
-            a[k] ^= t
-            a[k + j] ^= t << np.uint64(j)
-            k = (k + j + 1) & ~j
-        j >>= 1
-        m ^= m << np.uint64(j)
 
 
 @nb.njit(cache=True, nogil=True)
