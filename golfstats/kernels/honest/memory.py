@@ -85,16 +85,6 @@ def release_store(store, lo, hi):
 
 
 @nb.njit(cache=True, nogil=True)
-def release_blocks(table, order, lo, hi):
-    """Release the pages wholly inside the rows ``order[lo:hi]`` of the 2-d ``table`` (one
-    layer's blocks, nobody reads again).  Returns the bytes released."""
-    freed = 0
-    for oi in range(lo, hi):
-        freed += release_rows(table, order[oi], order[oi] + 1)
-    return freed
-
-
-@nb.njit(cache=True, nogil=True)
 def release_values(vals, lo, hi):
     """Release the pages wholly inside ``vals[lo:hi]`` (a 1-d array; they read 0 after).
     Returns the bytes released."""

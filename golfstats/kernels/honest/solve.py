@@ -37,7 +37,7 @@ from golfstats.kernels.core import powers
 from golfstats.kernels.honest import blocks, policy, reach, reachable, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
-from golfstats.kernels.honest.memory import PAGE, release_blocks, zero_values
+from golfstats.kernels.honest.memory import PAGE, zero_values
 from golfstats.kernels.honest.packed import row_bytes
 from golfstats.kernels.honest.space import (
     BITS,
@@ -220,16 +220,19 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     release = RELEASE_STEP if keep != KEEP_ALL else 0
     # what each layer's step holds (j = n first): its values (every p kept; or two layers,
     # handed back as read and written as needed, ``memory``) and the list of layer j - 1's
-    # drawn-from states (4 bytes a state), and Q's rows of the layers not yet done (a
-    # layer's are handed back after its step: nothing reads them after)
-    if keep == KEEP_ALL:
-        alive = [8 * int(lbase[-1]) + 4 * int(lsize[j - 1] if j else 0) for j in range(n + 1)]
-    elif release:
-        alive = step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8, 4)
-    else:
-        alive = [8 * int(lsize[j]) + 12 * int(lsize[j - 1] if j else 0) for j in range(n + 1)]
-    steps = max(int(alive[j]) + q.shape[1] * 8 * int(layer_start[j + 1]) for j in range(n + 1))
-    second = (steps + drq[0].nbytes + drq[1].nbytes + big * (n_tops * 8 + 20) + g_size * 20
+    # drawn-from states (4 bytes a state), and the Q rows and Dr bits of the blocks not yet
+    # done (a block's are handed back once it is done: nothing reads them after)
+    held = np.zeros(size + 1, np.int64)
+    held[1:] = np.cumsum(q.shape[1] * 8 + (qcnt[order] // 64 + 2) * 8)
+    if release:
+        alive = step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8, 4,
+                           held)
+    else:  # every p kept (or two whole layers: ``release`` 0 in the tests)
+        alive = [8 * int(lbase[-1] if keep == KEEP_ALL else lsize[j] + (lsize[j - 1] if j else 0))
+                 + 4 * int(lsize[j - 1] if j else 0) + int(held[layer_start[j + 1]])
+                 for j in range(n + 1)]
+    steps = max(int(a) for a in alive)
+    second = (steps + drq[1].nbytes + big * (n_tops * 8 + 20) + g_size * 20
               + hinv.nbytes
               + (dr.nbytes + dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if dr is not None
                  else 0))
@@ -270,7 +273,6 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                             drq, dcnt, q, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
                             moves, release)
         if j > 0:
-            release_blocks(q, order, layer_start[j], layer_start[j + 1])
             done += int(result)
             if path_d[j - 1] >= 0:
                 d = path_d[j - 1]

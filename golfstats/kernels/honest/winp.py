@@ -29,7 +29,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.honest.blocks import block_list, subset_list
-from golfstats.kernels.honest.memory import release_upto, release_values
+from golfstats.kernels.honest.memory import release_rows, release_upto, release_values
 from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
 
 #: Accepting tops per card kind the plain rules' inner loop may read at most (padded with
@@ -115,7 +115,9 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     ``release`` > 0 the pages of ``vals_j`` are handed back as its blocks are read (each
     is read once, in order; ``release`` values or more at a time), and all of it at the
     end: it reads 0 afterwards; so are the entries of the list of layer j - 1's drawn-from
-    states once no block to come adds to their blocks (``step_bytes``)."""
+    states once no block to come adds to their blocks (``step_bytes``).  The pages of Q's
+    row and of Dr's bits of a block of layer j are handed back once it is done (no later
+    step reads them)."""
     n = layer_start.shape[0] - 2
     play_next = kt.play_next
     inv_n, inv = accepting_tops(play_next)
@@ -153,6 +155,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     done = 0
     for oi in range(layer_start[j], layer_start[j + 1]):
         dd = order[oi]
+        if oi > layer_start[j]:  # the block before is done: nothing reads its Q row again
+            _release_block(q, in_dr, qoff, order[oi - 1])
         if release > 0 and j > 0:
             done = release_upto(vals_j, done, off[dd], release)  # the blocks before dd are read
             while low < layer_start[j] and order[low] + stride < dd:  # below: listed, read
@@ -201,10 +205,18 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             pos[ql[i]] = zero_col
         if j == 0:
             return value
+    _release_block(q, in_dr, qoff, order[layer_start[j + 1] - 1])
     if release > 0:
         release_values(vals_j, done, vals_j.shape[0])
         release_values(src, src_done, src.shape[0])
     return float(valued)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _release_block(q, in_dr, qoff, d):
+    """Hand back the pages wholly inside block d's Q row and its Dr bits."""
+    release_rows(q, d, d + 1)
+    release_values(in_dr, (qoff[d] + 63) >> 6, qoff[d + 1] >> 6)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -253,7 +265,7 @@ def stride_max(m0, pwd):
 
 
 @nb.njit(cache=True, nogil=True)
-def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, listed):
+def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, listed, held):
     """Per layer j, an upper bound on the bytes its step holds at once in values (8 bytes
     each) and in the list of layer j - 1's drawn-from states (``listed`` bytes an entry)
     when ``layer_step`` hands back what it has read (``release``): while block D' is done,
@@ -263,10 +275,14 @@ def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, listed):
     every value at or below that mark; ``step`` again for its last page), and the list's
     entries up to the same mark (a block's entries are listed when it is first written
     to; they lie in the same order as its values) from those of the first block some
-    block from D' on may still add to (the ones before are handed back; ``step`` again).
-    Layer 0's step writes nothing: 0."""
+    block from D' on may still add to (the ones before are handed back; ``step`` again);
+    and what each block holds until it is done (``held``: the bytes of the blocks
+    ``order[:i]`` at ``held[i]``; its Q row and Dr bits) for the blocks of the layers below
+    j and of layer j up to D' (a block's are handed back once it is done; those before D'
+    are counted too, an upper bound).  Layer 0's step: its block's."""
     n = layer_start.shape[0] - 2
     peaks = np.zeros(n + 1, np.int64)
+    peaks[0] = held[layer_start[1]]
     stride = stride_max(m0, pwd)
     for j in range(n, 0, -1):
         mark = 0
@@ -283,6 +299,6 @@ def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, listed):
                     mark = max(mark, off[d] + dcnt[d])
             top = min(mark + step, lsize[j - 1])
             peak = max(peak, 8 * (lsize[j] - max(off[d2] - step, 0)) + 8 * top
-                       + listed * max(top - max(first - step, 0), 0))
+                       + listed * max(top - max(first - step, 0), 0) + held[oi + 1])
         peaks[j] = peak
     return peaks
