@@ -17,8 +17,8 @@ the memory before the long pass and reports progress through a callback):
    when the values are kept for play-outs.  The rows of passes 1 and 2 are kept packed
    (``honest.packed``: their non-zero words only).
 4. ``winp.layer_step`` for |D| = n, ..., 0: p of every drawn-from state, then the
-   position's p and every legal move's; Q's rows of a layer are handed back after its
-   step.  Only two layers of values are alive unless the
+   position's p and every legal move's; a block's Q row and Dr bits are handed back once
+   it is done.  Only two layers of values are alive unless the
    expected strokes are wanted (then every p is kept) or a play-out will follow (then the
    blocks the stock order visits are kept).
 5. With the expected strokes: ``policy`` values the policy's (p, e) along its own choices
