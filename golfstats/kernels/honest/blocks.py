@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.honest.packed import unpack
-from golfstats.kernels.honest.space import popcount
+from golfstats.kernels.honest.space import low_bit, popcount
 
 SUPER = 8  # words per rank-index entry
 
@@ -72,12 +72,6 @@ def _transpose64(a):
             k = (k + j + 1) & ~j
         j >>= 1
         m ^= m << np.uint64(j)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def low_bit(x):
-    """Index of the lowest set bit of the non-zero uint64 ``x``."""
-    return popcount(np.int64((x & (~x + np.uint64(1))) - np.uint64(1)))
 
 
 @nb.njit(cache=True, nogil=True)
@@ -152,11 +146,12 @@ def block_list(row, out):
 
 @nb.njit(cache=True, nogil=True)
 def subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size):
-    """``(bits, qoff)``: the set Dr, a subset of Q, as one bit per state of Q, block d's
-    states in increasing h from bit ``qoff[d]`` (a state of Q drawn from or not), made
-    from the h-major rows (rows ``qidx[h]`` and ``ridx[h]`` of the packed stores, h in
-    increasing order) and Q's states per block ``qcnt``.  A D-major table of Dr has a bit
-    for every (h, D), most of them 0; this has one for Q's states only."""
+    """``(bits, qoff, dcnt)``: the set Dr, a subset of Q, as one bit per state of Q, block
+    d's states in increasing h from bit ``qoff[d]`` (a state of Q drawn from or not), and
+    Dr's states per block, made from the h-major rows (rows ``qidx[h]`` and ``ridx[h]`` of
+    the packed stores, h in increasing order) and Q's states per block ``qcnt``.  A
+    D-major table of Dr has a bit for every (h, D), most of them 0; this has one for Q's
+    states only."""
     qoff = np.zeros(size + 1, np.int64)
     for d in range(size):
         qoff[d + 1] = qoff[d] + qcnt[d]
@@ -165,6 +160,7 @@ def subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size):
     qrow = np.zeros(words, np.uint64)
     rrow = np.zeros(words, np.uint64)
     seen = qoff[:-1].copy()  # the next bit of each block
+    dcnt = np.zeros(size, np.int64)
     for h in range(qidx.shape[0]):
         if qidx[h] < 0:
             continue
@@ -178,25 +174,14 @@ def subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size):
             y = rrow[w]
             while x:
                 low = x & (~x + np.uint64(1))
-                d = w * 64 + low_bit(low)
+                d = w * 64 + low_bit(x)
                 k = seen[d]
                 seen[d] = k + 1
                 if y & low:
                     bits[k >> 6] |= np.uint64(1) << np.uint64(k & 63)
+                    dcnt[d] += 1
                 x ^= low
-    return bits, qoff
-
-
-@nb.njit(cache=True, nogil=True)
-def subset_counts(bits, qoff):
-    """The set bits of each block of ``subset_bits``: Dr's states per block."""
-    out = np.zeros(qoff.shape[0] - 1, np.int64)
-    for d in range(out.shape[0]):
-        k = 0
-        for b in range(qoff[d], qoff[d + 1]):
-            k += (bits[b >> 6] >> np.uint64(b & 63)) & np.uint64(1)
-        out[d] = k
-    return out
+    return bits, qoff, dcnt
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.honest.space import popcount
+from golfstats.kernels.honest.space import low_bit
 
 #: Bytes a stored row costs besides its words: its ``start`` entry (the bitmap is counted
 #: by ``row_bytes`` from the row's width).
@@ -62,11 +62,9 @@ def or_into(out, store, i):
     for b in range(mask.shape[1]):
         m = mask[i, b]
         while m:
-            low = m & (~m + np.uint64(1))
-            w = b * 64 + popcount(np.int64(low - np.uint64(1)))
-            out[w] |= data[at]
+            out[b * 64 + low_bit(m)] |= data[at]
             at += 1
-            m ^= low
+            m &= m - np.uint64(1)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -197,8 +197,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     qcnt = blocks.row_counts(q)
     # Dr as a bit per state of Q (Dr is inside Q): what the value pass reads; a table kept
     # for play-outs keeps Dr's own as well (its rank index finds a state's value)
-    drq = blocks.subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size)
-    dcnt = blocks.subset_counts(*drq)
+    bits, qoff, dcnt = blocks.subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size)
+    drq = (bits, qoff)
     made = (q.nbytes + drq[0].nbytes + drq[1].nbytes  # all alive here
             + row_bytes(r_rows, 0, rstats[0]) + row_bytes(q_rows, 0, rstats[1]))
     dr = None

@@ -191,6 +191,12 @@ def popcount(x):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
+def low_bit(x):
+    """Index of the lowest set bit of the non-zero uint64 ``x``."""
+    return popcount(np.int64((x & (~x + np.uint64(1))) - np.uint64(1)))
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def rank_in(mask, u):
     """Index of bit ``u`` among the set bits of ``mask``."""
     return popcount(mask & ((np.int64(1) << u) - 1))

@@ -139,14 +139,12 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
         full += heights0[c] * pw[c]
     # the drawn-from states of layer j - 1, a block at a time (each is read once per kind),
     # listed when a block above first adds to it (so the list grows as the values below do)
+    # (block d's entries from ``off[d]``, in the order of its values)
     in_dr, qoff = drq
-    src_at = np.full(q.shape[0], -1, np.int64)
     n_src = 0
     if j > 0:
         for oi in range(layer_start[j - 1], layer_start[j]):
-            d = order[oi]
-            src_at[d] = n_src
-            n_src += dcnt[d]
+            n_src += dcnt[order[oi]]
     src = np.empty(max(n_src, 1), np.int32)  # (its pages are taken as they are written)
     listed = np.zeros(q.shape[0], np.bool_)
     stride = stride_max(m0, pwd)
@@ -162,7 +160,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             while low < layer_start[j] and order[low] + stride < dd:  # below: listed, read
                 low += 1
             if low < layer_start[j]:
-                src_done = release_upto(src, src_done, src_at[order[low]], release)
+                src_done = release_upto(src, src_done, off[order[low]], release)
         if qcnt[dd] == 0 and j > 0:
             continue
         if j > 0:
@@ -191,14 +189,13 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                     continue
                 prob = (m0[r] - have + 1) / (n - j + 1)
                 bu = bv[kt.drawn[r]]
-                s0 = src_at[d]
+                b2 = off[d]  # block d's values and list entries
                 if not listed[d]:
                     listed[d] = True
                     nq2 = block_list(q[d], tmp)
-                    _dense(hinv, src[s0:], subset_list(tmp, nq2, in_dr, qoff[d], src[s0:]))
-                b2 = off[d]
+                    _dense(hinv, src[b2:], subset_list(tmp, nq2, in_dr, qoff[d], src[b2:]))
                 for k in range(dcnt[d]):
-                    vals_below[b2 + k] += prob * bu[pos[src[s0 + k]]]
+                    vals_below[b2 + k] += prob * bu[pos[src[b2 + k]]]
         for k in range(nd):
             vg[dl[k]] = 0.0
         for i in range(nq):
