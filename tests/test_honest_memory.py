@@ -43,12 +43,24 @@ def test_release_rows_zeroes_whole_pages_inside_the_range_only():
     assert memory.release_rows(small, 5, 5) == 0
 
 
+def _page_offset(values, k):
+    """A copy of ``values`` whose first element lies ``k`` elements after a page boundary
+    (inside a larger buffer), so that where the first page ends does not depend on where
+    the allocator put the array."""
+    per_page = memory.PAGE // values.itemsize
+    buf = np.zeros(values.shape[0] + 2 * per_page, values.dtype)
+    aligned = (-buf.ctypes.data % memory.PAGE) // values.itemsize
+    out = buf[aligned + k:aligned + k + values.shape[0]]
+    out[:] = values
+    return out
+
+
 def test_zero_values_and_release_upto():
     vals = np.arange(1.0, 20001.0)
     memory.zero_values(vals, 15000)
     assert not vals[:15000].any()
     np.testing.assert_array_equal(vals[15000:], np.arange(15001.0, 20001.0))
-    vals = np.arange(1.0, 20001.0)
+    vals = _page_offset(np.arange(1.0, 20001.0), 100)  # 100 values into a page
     done = memory.release_upto(vals, 0, 10, 1)  # not a page on yet: nothing
     assert done == 0 and vals.all()
     done = memory.release_upto(vals, 0, 9000, 1)
