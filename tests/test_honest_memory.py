@@ -110,7 +110,7 @@ def test_step_bytes_peak_lies_between_one_layer_and_two():
         for d in order[layer_start[j]:layer_start[j + 1]]:
             off[d] = lsize[j]
             lsize[j] += dcnt[d]
-    peak = winp.step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, 0, 0,
+    peak = winp.step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, 0,
                            np.zeros(size + 1, np.int64)).max() // 8
     assert lsize.max() <= peak <= max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))
     assert peak < max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))  # it frees as it goes

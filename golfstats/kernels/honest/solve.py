@@ -219,21 +219,20 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     big = max(int(qcnt.max()), 1)
     release = RELEASE_STEP if keep != KEEP_ALL else 0
     # what each layer's step holds (j = n first): its values (every p kept; or two layers,
-    # handed back as read and written as needed, ``memory``) and the list of layer j - 1's
-    # drawn-from states (4 bytes a state), and the Q rows and Dr bits of the blocks not yet
-    # done (a block's are handed back once it is done: nothing reads them after)
+    # handed back as read and written as needed, ``memory``), and the Q rows and Dr bits of
+    # the blocks not yet done (a block's are handed back once it is done: nothing reads
+    # them after)
     held = np.zeros(size + 1, np.int64)
     held[1:] = np.cumsum(q.shape[1] * 8 + (qcnt[order] // 64 + 2) * 8)
     if release:
-        alive = step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8, 4,
-                           held)
+        alive = step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8, held)
     else:  # every p kept (or two whole layers: ``release`` 0 in the tests)
         alive = [8 * int(lbase[-1] if keep == KEEP_ALL else lsize[j] + (lsize[j - 1] if j else 0))
-                 + 4 * int(lsize[j - 1] if j else 0) + int(held[layer_start[j + 1]])
+                 + int(held[layer_start[j + 1]])
                  for j in range(n + 1)]
     steps = max(int(a) for a in alive)
-    second = (steps + drq[1].nbytes + big * (n_tops * 8 + 20) + g_size * 20
-              + hinv.nbytes
+    second = (steps + drq[1].nbytes + big * (n_tops * 8 + 16) + g_size * 20
+              + hinv.nbytes + q.shape[1] * 8
               + (dr.nbytes + dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if dr is not None
                  else 0))
     second = max(second, made)
@@ -245,7 +244,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     work = [int(qcnt[order[layer_start[j]:layer_start[j + 1]]].sum()) for j in range(n + 1)]
     say("values", 0, n + 1, {"states": states, "bytes": second, "work": sum(work), "work_done": 0})
     gpk = packed_codes(heights0)
-    scratch = np.empty((3, big), np.int32)
+    scratch = np.empty((2, big), np.int32)
     bv = np.empty((n_tops + 1, big + 1), np.float64)
     pos = np.full(g_size, big, np.int32)
     vg = np.zeros(g_size, np.float64)

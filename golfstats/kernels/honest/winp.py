@@ -30,7 +30,7 @@ import numpy as np
 
 from golfstats.kernels.honest.blocks import block_list, subset_list
 from golfstats.kernels.honest.memory import release_rows, release_upto, release_values
-from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups
+from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, play_groups, popcount
 
 #: Accepting tops per card kind the plain rules' inner loop may read at most (padded with
 #: the spare top ``n_tops``, so the loop has the rule set's fixed length, the most tops
@@ -104,7 +104,7 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, v
 def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, drq, dcnt,
                q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves, release):
     """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
-    at 0.  ``scratch`` holds three int32 lists of a block's length; ``bv`` one row more than
+    at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
     the tops and one column more than the largest block; ``pos`` (the last column) and ``vg``
     (0) over the dense codes are left as they were given.  For j = 0 returns the
     position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
@@ -114,10 +114,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     which of its states are drawn from (``blocks.subset_bits``).  With
     ``release`` > 0 the pages of ``vals_j`` are handed back as its blocks are read (each
     is read once, in order; ``release`` values or more at a time), and all of it at the
-    end: it reads 0 afterwards; so are the entries of the list of layer j - 1's drawn-from
-    states once no block to come adds to their blocks (``step_bytes``).  The pages of Q's
-    row and of Dr's bits of a block of layer j are handed back once it is done (no later
-    step reads them)."""
+    end: it reads 0 afterwards (``step_bytes``).  The pages of Q's row and of Dr's bits
+    of a block of layer j are handed back once it is done (no later step reads them)."""
     n = layer_start.shape[0] - 2
     play_next = kt.play_next
     inv_n, inv = accepting_tops(play_next)
@@ -132,24 +130,12 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     bv[:, zero_col] = 0.0
     ql = scratch[0]
     dl = scratch[1]
-    tmp = scratch[2]
     valued = 0
     full = 0
     for c in range(COLUMNS):
         full += heights0[c] * pw[c]
-    # the drawn-from states of layer j - 1, a block at a time (each is read once per kind),
-    # listed when a block above first adds to it (so the list grows as the values below do)
-    # (block d's entries from ``off[d]``, in the order of its values)
     in_dr, qoff = drq
-    n_src = 0
-    if j > 0:
-        for oi in range(layer_start[j - 1], layer_start[j]):
-            n_src += dcnt[order[oi]]
-    src = np.empty(max(n_src, 1), np.int32)  # (its pages are taken as they are written)
-    listed = np.zeros(q.shape[0], np.bool_)
-    stride = stride_max(m0, pwd)
-    low = layer_start[j - 1] if j > 0 else 0  # the first block below some block to come may add to
-    src_done = 0
+    rank = np.empty(q.shape[1], np.int64)  # block dd's states before each word of its Q row
     done = 0
     for oi in range(layer_start[j], layer_start[j + 1]):
         dd = order[oi]
@@ -157,10 +143,6 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
             _release_block(q, in_dr, qoff, order[oi - 1])
         if release > 0 and j > 0:
             done = release_upto(vals_j, done, off[dd], release)  # the blocks before dd are read
-            while low < layer_start[j] and order[low] + stride < dd:  # below: listed, read
-                low += 1
-            if low < layer_start[j]:
-                src_done = release_upto(src, src_done, off[order[low]], release)
         if qcnt[dd] == 0 and j > 0:
             continue
         if j > 0:
@@ -180,6 +162,10 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
         if j == 0:
             value = _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
         else:
+            k = 0
+            for w in range(q.shape[1]):
+                rank[w] = k
+                k += popcount(np.int64(q[dd, w]))
             for r in range(STOCK_KINDS):
                 have = (dd // pwd[r]) % (m0[r] + 1)
                 if have == 0:
@@ -188,14 +174,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                 if dcnt[d] == 0:
                     continue
                 prob = (m0[r] - have + 1) / (n - j + 1)
-                bu = bv[kt.drawn[r]]
-                b2 = off[d]  # block d's values and list entries
-                if not listed[d]:
-                    listed[d] = True
-                    nq2 = block_list(q[d], tmp)
-                    _dense(hinv, src[b2:], subset_list(tmp, nq2, in_dr, qoff[d], src[b2:]))
-                for k in range(dcnt[d]):
-                    vals_below[b2 + k] += prob * bu[pos[src[b2 + k]]]
+                _add_below(q, d, dd, rank, in_dr, qoff[d], off[d], off[d] + dcnt[d], prob,
+                           bv[kt.drawn[r]], vals_below)
         for k in range(nd):
             vg[dl[k]] = 0.0
         for i in range(nq):
@@ -205,8 +185,55 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     _release_block(q, in_dr, qoff, order[layer_start[j + 1] - 1])
     if release > 0:
         release_values(vals_j, done, vals_j.shape[0])
-        release_values(src, src_done, src.shape[0])
     return float(valued)
+
+
+@nb.njit(cache=True, nogil=True)
+def _bits_at(bits, s, n):
+    """The ``n`` (1 to 64) bits of the bit array ``bits`` from bit s, as the low bits of a
+    uint64 (``bits`` has a word to spare at its end)."""
+    w = s >> 6
+    b = s & 63
+    x = bits[w] >> np.uint64(b)
+    if b > 0 and n > 64 - b:
+        x |= bits[w + 1] << np.uint64(64 - b)
+    if n < 64:
+        x &= (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    return x
+
+
+@nb.njit(cache=True, nogil=True)
+def _add_below(q, d, dd, rank, in_dr, s, k, end, prob, bu, vals_below):
+    """For every drawn-from state (h, d) of block d below block dd, add ``prob`` times
+    ``bu`` at (h, dd) (``bu[i]``: the i-th of block dd's states; 0 where h has no state in
+    dd) to its p, ``vals_below[k]`` (k from the given k, in increasing h, up to ``end``).
+    The two blocks' Q rows are walked together a word at a time: ``rank[w]`` counts block
+    dd's states before word w, and the drawn-from bits of block d's states start at bit s
+    of ``in_dr``."""
+    for w in range(q.shape[1]):
+        x = q[d, w]
+        if x == 0:
+            continue
+        m = popcount(np.int64(x))
+        e = _bits_at(in_dr, s, m)  # which of the word's states of d are drawn from
+        s += m
+        if e == 0:
+            continue
+        y = q[dd, w]
+        if y == 0:
+            k += popcount(np.int64(e))
+        else:
+            c = rank[w]
+            while e:
+                low = x & (~x + np.uint64(1))
+                if e & np.uint64(1):
+                    if y & low:
+                        vals_below[k] += prob * bu[c + popcount(np.int64(y & (low - np.uint64(1))))]
+                    k += 1
+                e >>= np.uint64(1)
+                x ^= low
+        if k == end:
+            return
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -250,52 +277,31 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
     return bv[top0, pos[full]]
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def stride_max(m0, pwd):
-    """The largest step a card adds to a D-code: block D' adds to blocks D' - r no further
-    below than that."""
-    stride = 0
-    for r in range(m0.shape[0]):
-        if m0[r] > 0:
-            stride = max(stride, pwd[r])
-    return stride
-
-
 @nb.njit(cache=True, nogil=True)
-def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, listed, held):
+def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, held):
     """Per layer j, an upper bound on the bytes its step holds at once in values (8 bytes
-    each) and in the list of layer j - 1's drawn-from states (``listed`` bytes an entry)
-    when ``layer_step`` hands back what it has read (``release``): while block D' is done,
-    the values of layer j from D' on (those before are handed back, but for at most
+    each) when ``layer_step`` hands back what it has read (``release``): while block D' is
+    done, the values of layer j from D' on (those before are handed back, but for at most
     ``step`` values: the release's batch and a page), and of layer j - 1 up to the highest
     value written so far, with D''s own writes (a block D' writes to the blocks D' - r,
-    every value at or below that mark; ``step`` again for its last page), and the list's
-    entries up to the same mark (a block's entries are listed when it is first written
-    to; they lie in the same order as its values) from those of the first block some
-    block from D' on may still add to (the ones before are handed back; ``step`` again);
-    and what each block holds until it is done (``held``: the bytes of the blocks
-    ``order[:i]`` at ``held[i]``; its Q row and Dr bits) for the blocks of the layers below
-    j and of layer j up to D' (a block's are handed back once it is done; those before D'
-    are counted too, an upper bound).  Layer 0's step: its block's."""
+    every value at or below that mark; ``step`` again for its last page); and what each
+    block holds until it is done (``held``: the bytes of the blocks ``order[:i]`` at
+    ``held[i]``; its Q row and Dr bits) for the blocks of the layers below j and of layer
+    j up to D' (a block's are handed back once it is done; those before D' are counted
+    too, an upper bound).  Layer 0's step: its block's."""
     n = layer_start.shape[0] - 2
     peaks = np.zeros(n + 1, np.int64)
     peaks[0] = held[layer_start[1]]
-    stride = stride_max(m0, pwd)
     for j in range(n, 0, -1):
         mark = 0
         peak = 0
-        low = layer_start[j - 1]
         for oi in range(layer_start[j], layer_start[j + 1]):
             d2 = order[oi]
-            while low < layer_start[j] and order[low] + stride < d2:
-                low += 1
-            first = off[order[low]] if low < layer_start[j] else lsize[j - 1]
             for r in range(m0.shape[0]):
                 if (d2 // pwd[r]) % (m0[r] + 1) >= 1:
                     d = d2 - pwd[r]
                     mark = max(mark, off[d] + dcnt[d])
             top = min(mark + step, lsize[j - 1])
-            peak = max(peak, 8 * (lsize[j] - max(off[d2] - step, 0)) + 8 * top
-                       + listed * max(top - max(first - step, 0), 0) + held[oi + 1])
+            peak = max(peak, 8 * (lsize[j] - max(off[d2] - step, 0)) + 8 * top + held[oi + 1])
         peaks[j] = peak
     return peaks
