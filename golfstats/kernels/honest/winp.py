@@ -191,7 +191,9 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
 @nb.njit(cache=True, nogil=True)
 def _bits_at(bits, s, n):
     """The ``n`` (1 to 64) bits of the bit array ``bits`` from bit s, as the low bits of a
-    uint64 (``bits`` has a word to spare at its end)."""
+    uint64 (``bits`` has a word to spare at its end).  Not ``inline="always"``: numba's
+    inlining of it into ``_add_below`` compiled to wrong values and writes
+    (``tests/test_honest_layer.py`` fails with it)."""
     w = s >> 6
     b = s & 63
     x = bits[w] >> np.uint64(b)
