@@ -38,6 +38,7 @@ from golfstats.board import Board
 from golfstats.engine import Top
 from golfstats.goals import Goal
 from golfstats.kernels.rule_tables import Arrays, KernelTables
+from golfstats.layer_files import LayerFiles
 from golfstats.rules import Rules
 
 #: Default memory budget of one computation's long pass (goals win: the value pass, sized
@@ -61,8 +62,10 @@ class Stats:
     those where some position a chain reaches may be worth more than 0, of which
     ``drawn_from`` are drawn from, plus the ``policy_states`` the expected strokes needed;
     goal strokes: every reachable state).  ``peak_bytes``: the kernel's largest arrays at
-    once; ``seconds``: the wall time; ``direct``: the direct search answered (its states
-    are the drawn-from states it memoised), not the tables."""
+    once (in memory); ``seconds``: the wall time; ``direct``: the direct search answered
+    (its states are the drawn-from states it memoised), not the tables; ``disk_bytes``:
+    the two layers of p were kept in files of up to this size (``layer_files``), because
+    they did not fit in the memory budget."""
 
     states: int
     seconds: float
@@ -70,6 +73,7 @@ class Stats:
     drawn_from: int = 0
     policy_states: int = 0
     direct: bool = False
+    disk_bytes: int = 0
 
 
 class _Memo:
@@ -281,11 +285,13 @@ def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
         sol = solve_win(kt, arrays.exposed, arrays.heights, top_id, m0, keep=kernel_keep,
                         strokes=strokes,
                         stock_order=order if keep is Keep.ORDER else None,
-                        max_states=max_states, max_bytes=memory, progress=progress)
+                        max_states=max_states, max_bytes=memory, progress=progress,
+                        layers=LayerFiles)
         st = sol.stats
         policy_states = int(st.get("policy_states", 0))
         stats = Stats(int(st["states"]) + policy_states, time.perf_counter() - started,
-                      int(st["peak_bytes"]), int(st["drawn_from"]), policy_states)
+                      int(st["peak_bytes"]), int(st["drawn_from"]), policy_states,
+                      disk_bytes=int(st.get("disk_bytes", 0)))
         table = None
         if sol.resolved and keep is not Keep.VALUE:
             memo = _Memo(sol.pt) if goal is Goal.WIN_STROKES else None

@@ -64,7 +64,7 @@ class Odds:
         return {"goal": self.goal.value, "win_p": num(self.win_p),
                 "expected_strokes": num(self.expected_strokes), "resolved": self.resolved,
                 "states": self.stats.states, "peak_bytes": self.stats.peak_bytes,
-                "seconds": round(self.stats.seconds, 6)}
+                "disk_bytes": self.stats.disk_bytes, "seconds": round(self.stats.seconds, 6)}
 
 
 def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,

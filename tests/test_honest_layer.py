@@ -1,16 +1,31 @@
-"""``winp._add_below``, the value pass's adds to the layer below, against the plain form:
-list block D's drawn-from states (its Q states whose Dr bit is set, in increasing h),
-find each one's place among block D''s Q states, and add ``prob`` times D''s value there.
-The two blocks' rows walk word by word; the Dr bits of D's states may start anywhere in
-a word, so a word's bits may straddle two words of them."""
+"""The value pass's layers.
+
+* ``winp._add_below``, its adds to the layer below, against the plain form: list block
+  D's drawn-from states (its Q states whose Dr bit is set, in increasing h), find each
+  one's place among block D''s Q states, and add ``prob`` times D''s value there.  The
+  two blocks' rows walk word by word; the Dr bits of D's states may start anywhere in a
+  word, so a word's bits may straddle two words of them.
+* The layers in files (``layer_files``), when they do not fit in memory: pages handed
+  back keep their values, ``clear`` zeroes, and the pass gives the same values exactly.
+"""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
+import pytest
+from honest_rows import kernel_args
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import positions
 
+from golfstats import layer_files
+from golfstats.board import format_board
+from golfstats.kernels.honest import memory, solve
 from golfstats.kernels.honest.winp import _add_below, _bits_at
+from golfstats.layer_files import LayerFiles
+from golfstats.rules import parse_variant
 
 
 def _plain(q, d, dd, in_dr, s, prob, bu):
@@ -65,3 +80,73 @@ def test_bits_at_reads_the_bits_from_any_place(seed, s, n):
     bits = rng.integers(0, 2**63, 5, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
     whole = sum(int(x) << (64 * i) for i, x in enumerate(bits))
     assert int(_bits_at(bits, s, n)) == (whole >> s) & ((1 << n) - 1)
+
+
+def test_layer_files_keep_values_handed_back_and_clear_to_zero(tmp_path):
+    files = LayerFiles(20000, str(tmp_path))
+    assert list(tmp_path.iterdir()) == []  # unlinked at once: nothing is left behind
+    a, b = files.pair
+    assert a.shape == (20000,) and not a.any() and not b.any()
+    a[:] = np.arange(1.0, 20001.0)
+    assert memory.release_values(a, 0, 20000) > 0  # pages leave memory ...
+    np.testing.assert_array_equal(a, np.arange(1.0, 20001.0))  # ... and keep their values
+    b[5] = 2.5
+    files.clear(0)
+    assert not a.any() and b[5] == 2.5
+
+
+def test_layer_files_refuse_a_directory_without_room(tmp_path, monkeypatch):
+    monkeypatch.setattr(layer_files.shutil, "disk_usage", lambda where: SimpleNamespace(free=1000))
+    with pytest.raises(OSError, match="GB free"):
+        LayerFiles(20000, str(tmp_path))
+
+
+@pytest.mark.parametrize("variant", ["putt-putt", "strict", "putt-putt+when-stuck"])
+def test_value_pass_with_layers_in_files_changes_nothing(variant, monkeypatch, tmp_path):
+    """The layers in files (the budget made to refuse them in memory) give the same p and
+    move values, exactly; the values below are handed back as the step goes."""
+    rules = parse_variant(variant)
+    real = solve.step_bytes
+    made = []
+
+    def layers(n):
+        made.append(LayerFiles(n, str(tmp_path)))
+        return made[-1]
+
+    for board in positions(rules, 61, 6, 3000, min_stock=8, max_stock=8):
+        kt, a, top, m0 = kernel_args(rules, board)
+        with monkeypatch.context() as m:
+            m.setattr(solve, "RELEASE_STEP", 1)
+            mem = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+            if mem.stats["drawn_from"] == 0:  # nothing to value: no value pass
+                continue
+            # in memory the layers would take a TB more than they do: over the budget
+            m.setattr(solve, "step_bytes", lambda *args: real(*args) + (0 if args[-1] else 1 << 40))
+            budget = 2 * max(mem.stats["peak_bytes"], 1)
+            disk = solve.solve_win(kt, a.exposed, a.heights, top, m0, max_bytes=budget,
+                                   layers=layers)
+            refused = solve.solve_win(kt, a.exposed, a.heights, top, m0, max_bytes=budget)
+        where = f"{rules.id}\n{format_board(board, rules)}"
+        assert disk.resolved and disk.stats["disk_bytes"] > 0, where
+        assert disk.p == mem.p, where
+        np.testing.assert_array_equal(disk.moves_p, mem.moves_p)
+        assert not refused.resolved  # without files the same budget refuses it
+    assert made
+
+
+def test_value_pass_without_room_for_its_files_is_unresolved(monkeypatch):
+    rules = parse_variant("strict")
+    for board in positions(rules, 61, 6, 3000, min_stock=8, max_stock=8):
+        kt, a, top, m0 = kernel_args(rules, board)
+        mem = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+        if mem.stats["drawn_from"]:
+            break
+    real = solve.step_bytes
+
+    def no_room(n):
+        raise OSError("no room")
+
+    monkeypatch.setattr(solve, "step_bytes", lambda *args: real(*args) + (0 if args[-1] else 1 << 40))
+    out = solve.solve_win(kt, a.exposed, a.heights, top, m0,
+                          max_bytes=2 * mem.stats["peak_bytes"], layers=no_room)
+    assert not out.resolved and out.stats["disk_error"] == "no room"

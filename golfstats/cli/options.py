@@ -86,7 +86,10 @@ MaxMemoryOpt = Annotated[float, typer.Option(
          "goals win and win-strokes check the bit rows of their first passes after each, size "
          "their long pass before it starts and (win-strokes) pay the expected strokes' table "
          "as it grows; goal strokes "
-         "sizes its state list.  A deal over it is reported unresolved, never approximated.")]
+         "sizes its state list.  Where goal win's two layers of values (the p of one deal "
+         "alone, or of one stock order) do not fit but the part a step works on does, the "
+         "layers go to files in the temporary directory (TMPDIR) and the output says so.  "
+         "A deal over it is reported unresolved, never approximated.")]
 
 
 def deals_option(help: str):

@@ -141,6 +141,7 @@ def odds_command(
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
                        "expected_strokes (null under --goal win), resolved, states, peak_bytes, "
+                       "disk_bytes (the layers of p kept in files: 0 unless over --max-memory), "
                        "seconds, clairvoyant_won, clairvoyant_strokes.")] = False,
 ) -> None:
     """The exact odds of a deal for a player who cannot see the stock.
@@ -189,7 +190,8 @@ def odds_command(
             need = f"{st.peak_bytes / 1e9:.2f} GB, " if st.peak_bytes else ""
             honest = (f"unresolved: needs {need}{st.states:,} states (budget "
                       f"{max_memory:g} GB" + (f", {max_states:,} states)" if max_states else ")"))
-        con.print(f"{item.label} · {rules.id} · {honest} · {seen} · {st.states:,} states · "
+        disk = f" · layers on disk, {st.disk_bytes / 1e9:.1f} GB" if st.disk_bytes else ""
+        con.print(f"{item.label} · {rules.id} · {honest} · {seen} · {st.states:,} states{disk} · "
                   f"{st.seconds:.2f} s", markup=False)
     if failed or unresolved:
         raise typer.Exit(1)

@@ -144,7 +144,7 @@ POLICY_BYTES_PER_STATE = 144
 
 
 def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=False,
-              stock_order=None, max_states=None, max_bytes=None, progress=None):
+              stock_order=None, max_states=None, max_bytes=None, progress=None, layers=None):
     """Goal win: the chance of winning of the position (heights0, top0) with stock
     multiset ``m0``; with ``strokes`` (which needs ``keep=KEEP_ALL``) also the win-strokes
     policy's expected strokes (goal win-strokes).  Goal win alone never pays for them,
@@ -156,6 +156,11 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     pass before it starts (its size is known then), and the policy's table as it grows
     (``POLICY_BYTES_PER_STATE`` each, at its peak while doubling, within what the value
     pass left).  Over any of them the solution is unresolved, with the stats so far.
+    ``layers(n_values)``, when given, makes the value pass's two layers in files (an object
+    with ``pair``, two float64 arrays of ``n_values`` zeros whose pages handed back keep
+    their values, and ``clear(i)``, which makes ``pair[i]`` read 0 again; it may raise
+    ``OSError``); it is used only when the layers in memory are over ``max_bytes`` and
+    the part of them a step works on is not (``winp.step_bytes``'s ``spill``).
     ``progress(pass_name, done, total, info)`` is called between passes and layers (the
     value pass's ``info`` has ``work``, its states, and ``work_done``, those of the layers
     valued so far).
@@ -225,7 +230,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     held = np.zeros(size + 1, np.int64)
     held[1:] = np.cumsum(q.shape[1] * 8 + (qcnt[order] // 64 + 2) * 8)
     if release:
-        alive = step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8, held)
+        alive = step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, release + PAGE // 8, held,
+                           False)
     else:  # every p kept (or two whole layers: ``release`` 0 in the tests)
         alive = [8 * int(lbase[-1] if keep == KEEP_ALL else lsize[j] + (lsize[j - 1] if j else 0))
                  + int(held[layer_start[j + 1]])
@@ -236,8 +242,16 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
               + (dr.nbytes + dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if dr is not None
                  else 0))
     second = max(second, made)
+    spill = 0  # the bytes of the two layers' files, when they are in files
+    if release and layers is not None and max_bytes is not None and second > max_bytes:
+        on_disk = max(int(a) for a in step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd,
+                                                 release + PAGE // 8, held, True))
+        if max(second - steps + on_disk, made) <= max_bytes:
+            second = max(second - steps + on_disk, made)
+            spill = 8 * int((lsize[1:] + lsize[:-1]).max(initial=0))
     out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
-                 "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second)}
+                 "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second),
+                 "disk_bytes": spill}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
         return out
     # the work of a layer is about its states (Q), for the progress's ETA
@@ -257,6 +271,13 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     if keep == KEEP_ALL:
         store = np.zeros(max(int(lbase[-1]), 1), np.float64)
         layer_vals = [store[lbase[j]:lbase[j + 1]] for j in range(n + 1)]
+    elif spill:
+        try:
+            files = layers(max(int(lsize.max()), 1))
+        except OSError as err:  # no room or no place for the files: unresolved, say why
+            out.stats["disk_error"] = str(err)
+            return out
+        pair = files.pair
     else:
         pair = [np.zeros(max(int(lsize.max()), 1), np.float64) for _ in range(2)]
     moves = np.full(COLUMNS + 1, np.nan)
@@ -266,11 +287,13 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
             above, below = layer_vals[j], layer_vals[j - 1] if j > 0 else layer_vals[0]
         else:
             above, below = pair[j & 1], pair[(j - 1) & 1]
-            if j > 0:  # (pages the last step handed back read 0 and cost nothing until written)
+            if j > 0 and spill:
+                files.clear((j - 1) & 1)
+            elif j > 0:  # (pages the last step handed back read 0 and cost nothing until written)
                 zero_values(below, lsize[j - 1])
         result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j,
                             drq, dcnt, q, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
-                            moves, release)
+                            moves, release, bool(spill))
         if j > 0:
             done += int(result)
             if path_d[j - 1] >= 0:

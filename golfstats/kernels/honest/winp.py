@@ -102,7 +102,8 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, v
 
 @nb.njit(cache=True, nogil=True)
 def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, drq, dcnt,
-               q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves, release):
+               q, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves, release,
+               spill):
     """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
     at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
     the tops and one column more than the largest block; ``pos`` (the last column) and ``vg``
@@ -115,7 +116,10 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     ``release`` > 0 the pages of ``vals_j`` are handed back as its blocks are read (each
     is read once, in order; ``release`` values or more at a time), and all of it at the
     end: it reads 0 afterwards (``step_bytes``).  The pages of Q's row and of Dr's bits
-    of a block of layer j are handed back once it is done (no later step reads them)."""
+    of a block of layer j are handed back once it is done (no later step reads them).
+    ``spill`` (with ``release`` > 0; only for layers kept in files, whose pages handed back
+    keep their values): the pages of ``vals_below`` that no block to come adds to are
+    handed back too, as the step goes and all of them at its end."""
     n = layer_start.shape[0] - 2
     play_next = kt.play_next
     inv_n, inv = accepting_tops(play_next)
@@ -137,12 +141,20 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     in_dr, qoff = drq
     rank = np.empty(q.shape[1], np.int64)  # block dd's states before each word of its Q row
     done = 0
+    stride = stride_max(m0, pwd)
+    low = layer_start[j - 1] if j > 0 else 0  # the first block below some block to come adds to
+    below_done = 0
     for oi in range(layer_start[j], layer_start[j + 1]):
         dd = order[oi]
         if oi > layer_start[j]:  # the block before is done: nothing reads its Q row again
             _release_block(q, in_dr, qoff, order[oi - 1])
         if release > 0 and j > 0:
             done = release_upto(vals_j, done, off[dd], release)  # the blocks before dd are read
+            if spill:  # the values below those blocks are final
+                while low < layer_start[j] and order[low] + stride < dd:
+                    low += 1
+                if low < layer_start[j]:
+                    below_done = release_upto(vals_below, below_done, off[order[low]], release)
         if qcnt[dd] == 0 and j > 0:
             continue
         if j > 0:
@@ -185,6 +197,8 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     _release_block(q, in_dr, qoff, order[layer_start[j + 1] - 1])
     if release > 0:
         release_values(vals_j, done, vals_j.shape[0])
+        if spill:
+            release_values(vals_below, below_done, vals_below.shape[0])
     return float(valued)
 
 
@@ -279,8 +293,19 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
     return bv[top0, pos[full]]
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def stride_max(m0, pwd):
+    """The largest step a card adds to a D-code: block D' adds to blocks D' - r no further
+    below than that."""
+    stride = 0
+    for r in range(m0.shape[0]):
+        if m0[r] > 0:
+            stride = max(stride, pwd[r])
+    return stride
+
+
 @nb.njit(cache=True, nogil=True)
-def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, held):
+def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, held, spill):
     """Per layer j, an upper bound on the bytes its step holds at once in values (8 bytes
     each) when ``layer_step`` hands back what it has read (``release``): while block D' is
     done, the values of layer j from D' on (those before are handed back, but for at most
@@ -290,13 +315,18 @@ def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, held):
     block holds until it is done (``held``: the bytes of the blocks ``order[:i]`` at
     ``held[i]``; its Q row and Dr bits) for the blocks of the layers below j and of layer
     j up to D' (a block's are handed back once it is done; those before D' are counted
-    too, an upper bound).  Layer 0's step: its block's."""
+    too, an upper bound).  With ``spill`` (the layers in files, ``layer_step``'s) only the
+    values of D' itself of layer j (and ``step`` each side) and those of layer j - 1 from
+    the first block some block from D' on may still add to (``step`` before it) up to the
+    mark.  Layer 0's step: its block's."""
     n = layer_start.shape[0] - 2
     peaks = np.zeros(n + 1, np.int64)
     peaks[0] = held[layer_start[1]]
+    stride = stride_max(m0, pwd)
     for j in range(n, 0, -1):
         mark = 0
         peak = 0
+        low = layer_start[j - 1]
         for oi in range(layer_start[j], layer_start[j + 1]):
             d2 = order[oi]
             for r in range(m0.shape[0]):
@@ -304,6 +334,13 @@ def step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, step, held):
                     d = d2 - pwd[r]
                     mark = max(mark, off[d] + dcnt[d])
             top = min(mark + step, lsize[j - 1])
-            peak = max(peak, 8 * (lsize[j] - max(off[d2] - step, 0)) + 8 * top + held[oi + 1])
+            above = lsize[j] - max(off[d2] - step, 0)
+            if spill:
+                while low < layer_start[j] and order[low] + stride < d2:
+                    low += 1
+                first = off[order[low]] if low < layer_start[j] else lsize[j - 1]
+                above = min(off[d2] + dcnt[d2] + step, lsize[j]) - max(off[d2] - step, 0)
+                top = max(top - max(first - step, 0), 0)
+            peak = max(peak, 8 * (above + top) + held[oi + 1])
         peaks[j] = peak
     return peaks
