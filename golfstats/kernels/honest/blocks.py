@@ -131,6 +131,18 @@ def row_counts(t):
     return out
 
 
+@nb.njit(cache=True, nogil=True)
+def nonzero_words(t):
+    """``nz[d, i >> 6]`` bit ``i & 63``: word i of row d of the bit table ``t`` is not 0
+    (so a walk over a row can skip its zero words without reading them)."""
+    nz = np.zeros((t.shape[0], (t.shape[1] + 63) >> 6), np.uint64)
+    for d in range(t.shape[0]):
+        for w in range(t.shape[1]):
+            if t[d, w]:
+                nz[d, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
+    return nz
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
 def block_list(row, out):
     """The dense codes of a block's states, increasing, into ``out``; returns how many."""

@@ -200,11 +200,12 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     ridx, qidx = ridx[hinv], qidx[hinv]
     q = blocks.d_major(qidx, q_rows, size, blocks.store_bits(qidx, q_rows))
     qcnt = blocks.row_counts(q)
+    words = blocks.nonzero_words(q)
     # Dr as a bit per state of Q (Dr is inside Q): what the value pass reads; a table kept
     # for play-outs keeps Dr's own as well (its rank index finds a state's value)
     bits, qoff, dcnt = blocks.subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size)
     drq = (bits, qoff)
-    made = (q.nbytes + drq[0].nbytes + drq[1].nbytes  # all alive here
+    made = (q.nbytes + words.nbytes + drq[0].nbytes + drq[1].nbytes  # all alive here
             + row_bytes(r_rows, 0, rstats[0]) + row_bytes(q_rows, 0, rstats[1]))
     dr = None
     if keep != KEEP_LAYERS:
@@ -238,7 +239,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                  for j in range(n + 1)]
     steps = max(int(a) for a in alive)
     second = (steps + drq[1].nbytes + big * (n_tops * 8 + 16) + g_size * 20
-              + hinv.nbytes + q.shape[1] * 8
+              + hinv.nbytes + q.shape[1] * 8 + words.nbytes
               + (dr.nbytes + dr.shape[0] * (dr.shape[1] // blocks.SUPER + 1) * 4 if dr is not None
                  else 0))
     second = max(second, made)
@@ -292,7 +293,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
             elif j > 0:  # (pages the last step handed back read 0 and cost nothing until written)
                 zero_values(below, lsize[j - 1])
         result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j,
-                            drq, dcnt, q, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
+                            drq, dcnt, q, words, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
                             moves, release, bool(spill))
         if j > 0:
             done += int(result)
