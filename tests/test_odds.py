@@ -26,7 +26,7 @@ from golfstats.solver import solve
 
 runner = CliRunner()
 KEYS = {"board", "variant", "goal", "win_p", "expected_strokes", "resolved", "clairvoyant_won",
-        "clairvoyant_strokes", "states", "peak_bytes", "seconds"}
+        "clairvoyant_strokes", "states", "peak_bytes", "disk_bytes", "seconds"}
 
 
 def _odds(*args: str) -> list[dict]:
@@ -91,6 +91,30 @@ def test_odds_budget_reports_unresolved_and_exit_code_1(tmp_path):
     assert result.exit_code == 1
     record = json.loads(result.stdout)
     assert record["resolved"] is False and record["win_p"] is None
+
+
+def test_odds_with_the_layers_in_files_say_so_and_give_the_same_chance(tmp_path, monkeypatch):
+    """With the layers made too large for memory (a TB more than they are), goal win keeps
+    them in files: the same win_p, and the line says so."""
+    from positions import positions
+
+    from golfstats.kernels.honest import solve as kernel
+
+    rules = parse_variant("putt-putt")
+    path = tmp_path / "b.txt"
+    for board in positions(rules, 61, 6, 3000, min_stock=8, max_stock=8):
+        path.write_text(format_board(board, rules))
+        before = _odds(str(path), "--goal", "win")[0]
+        if before["win_p"] > 0:  # (a value pass to make)
+            break
+    real = kernel.step_bytes
+    monkeypatch.setattr(kernel, "step_bytes",
+                        lambda *args: real(*args) + (0 if args[-1] else 1 << 40))
+    on_disk = _odds(str(path), "--goal", "win")[0]
+    assert before["disk_bytes"] == 0 and on_disk["disk_bytes"] > 0
+    assert on_disk["win_p"] == before["win_p"] and on_disk["resolved"] is True
+    result = runner.invoke(app, ["odds", str(path), "--goal", "win"])
+    assert result.exit_code == 0 and "layers on disk" in result.stdout
 
 
 @pytest.mark.parametrize("variant", ["strict", "putt-putt+jokers1", "queens-on-kings+when-stuck"])
