@@ -16,7 +16,7 @@ Difficulty.  A band of honest win chance (perfect play without peeking,
 ``golfstats.odds``: the chance a player who cannot see the stock wins with the best
 play) keeps only the deals whose chance lies in [low, high).  ``easy``, ``medium`` and
 ``hard`` are the thirds of the rule set's own deals that some order of the stock wins
-(``DIFFICULTY``: the cut points, measured per plain king rule; putt-putt's provisional),
+(``DIFFICULTY``: the cut points, measured per plain king rule),
 because win chances differ by rule set far more than any fixed band allows: no strict
 deal of the first hundred has a chance of 50%, most putt-putt deals do.  ``min_win`` and
 ``max_win`` give the band directly (any rule set).  Only the chance of winning is
@@ -59,11 +59,10 @@ DIFFICULTIES = tuple(Difficulty)
 #: The honest win chances that cut a plain king rule's deals with a chance above 0 into
 #: thirds (hard below the first, easy from the second), rounded to a point: measured on
 #: PySolFC deals 1-100 (``benchmarks/bench_optimal.py --verbose``; strict: 95 deals above
-#: 0, thirds at 0.0425 and 0.141; queens-on-kings: 96 of the 99 resolved, 0.125 and 0.303).
-#: putt-putt's are provisional: its PySolFC 1-100 take about two hours and are not
-#: measured yet, so they are the thirds of the study's first 20 seeded deals (all above 0,
-#: 0.675 and 0.870; ``study.optimum``), a wide estimate.
-DIFFICULTY = {"strict": (0.04, 0.14), "queens-on-kings": (0.12, 0.30), "putt-putt": (0.68, 0.87)}
+#: 0, thirds at 0.0425 and 0.141; queens-on-kings: 96 of the 99 resolved, 0.125 and 0.303;
+#: putt-putt: all 100 above 0, 0.728 and 0.899, measured 2026-12-03 once every deal
+#: resolved under the default budget; the 20 seeded deals before gave 0.68 and 0.87).
+DIFFICULTY = {"strict": (0.04, 0.14), "queens-on-kings": (0.12, 0.30), "putt-putt": (0.73, 0.90)}
 
 
 class CourseError(ValueError):
