@@ -65,7 +65,8 @@ class Stats:
     once (in memory); ``seconds``: the wall time; ``direct``: the direct search answered
     (its states are the drawn-from states it memoised), not the tables; ``disk_bytes``:
     the two layers of p were kept in files of up to this size (``layer_files``), because
-    they did not fit in the memory budget."""
+    they did not fit in the memory budget; ``disk_error``: why those files could not be
+    made (the computation is then unresolved)."""
 
     states: int
     seconds: float
@@ -74,6 +75,7 @@ class Stats:
     policy_states: int = 0
     direct: bool = False
     disk_bytes: int = 0
+    disk_error: str = ""
 
 
 class _Memo:
@@ -291,7 +293,8 @@ def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
         policy_states = int(st.get("policy_states", 0))
         stats = Stats(int(st["states"]) + policy_states, time.perf_counter() - started,
                       int(st["peak_bytes"]), int(st["drawn_from"]), policy_states,
-                      disk_bytes=int(st.get("disk_bytes", 0)))
+                      disk_bytes=int(st.get("disk_bytes", 0)),
+                      disk_error=str(st.get("disk_error", "")))
         table = None
         if sol.resolved and keep is not Keep.VALUE:
             memo = _Memo(sol.pt) if goal is Goal.WIN_STROKES else None

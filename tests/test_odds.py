@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
 
 import pytest
 from conftest import mid_game_positions
@@ -98,6 +99,7 @@ def test_odds_with_the_layers_in_files_say_so_and_give_the_same_chance(tmp_path,
     them in files: the same win_p, and the line says so."""
     from positions import positions
 
+    from golfstats import layer_files
     from golfstats.kernels.honest import solve as kernel
 
     rules = parse_variant("putt-putt")
@@ -115,6 +117,9 @@ def test_odds_with_the_layers_in_files_say_so_and_give_the_same_chance(tmp_path,
     assert on_disk["win_p"] == before["win_p"] and on_disk["resolved"] is True
     result = runner.invoke(app, ["odds", str(path), "--goal", "win"])
     assert result.exit_code == 0 and "layers on disk" in result.stdout
+    monkeypatch.setattr(layer_files.shutil, "disk_usage", lambda where: SimpleNamespace(free=10))
+    result = runner.invoke(app, ["odds", str(path), "--goal", "win"])
+    assert result.exit_code == 1 and "no room for its layers of values on disk" in result.stdout
 
 
 @pytest.mark.parametrize("variant", ["strict", "putt-putt+jokers1", "queens-on-kings+when-stuck"])
