@@ -111,9 +111,13 @@ def test_step_bytes_peak_lies_between_one_layer_and_two():
             off[d] = lsize[j]
             lsize[j] += dcnt[d]
     peak = winp.step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, 0,
-                           np.zeros(size + 1, np.int64)).max() // 8
+                           np.zeros(size + 1, np.int64), False).max() // 8
     assert lsize.max() <= peak <= max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))
     assert peak < max(lsize[j] + lsize[j - 1] for j in range(1, n + 1))  # it frees as it goes
+    # with the layers in files: only the block read and layer j - 1's open part
+    files = winp.step_bytes(order, layer_start, off, dcnt, lsize, m0, pwd, 0,
+                            np.zeros(size + 1, np.int64), True).max() // 8
+    assert dcnt.max() <= files < peak
 
 
 @pytest.mark.parametrize("variant", ["putt-putt", "strict", "putt-putt+when-stuck"])
