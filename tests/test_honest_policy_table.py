@@ -29,45 +29,45 @@ VARIANTS = ("strict", "queens-on-kings", "putt-putt", "strict+jokers1",
 
 
 def test_table_keeps_every_value_through_doublings():
-    from golfstats.kernels.honest.policy import _COUNT, _empty_table, _find, _put
+    from golfstats.kernels.honest.memo import COUNT, empty_table, find, put
 
     rng = np.random.default_rng(25)
     keys = rng.choice(1 << 40, 3000, replace=False)
     meta = np.zeros(8, np.int64)
-    tab = _empty_table(4)
+    tab = empty_table(4)
     for i, key in enumerate(keys):
-        tab = _put(tab, meta, int(key), i / 7.0, -i / 3.0)
+        tab = put(tab, meta, int(key), i / 7.0, -i / 3.0)
     for i in range(0, len(keys), 3):  # overwrite a third: no new entry
-        tab = _put(tab, meta, int(keys[i]), i / 11.0, i / 13.0)
-    assert meta[_COUNT] == len(keys)
+        tab = put(tab, meta, int(keys[i]), i / 11.0, i / 13.0)
+    assert meta[COUNT] == len(keys)
     slots = tab.shape[0] // 3
     assert slots >= 2 * len(keys) and slots <= 4 * len(keys)  # doubled ten times, at most half full
     for i, key in enumerate(keys):
-        s = _find(tab, int(key))
+        s = find(tab, int(key))
         assert tab[3 * s] == float(key)
         want = (i / 11.0, i / 13.0) if i % 3 == 0 else (i / 7.0, -i / 3.0)
         assert (tab[3 * s + 1], tab[3 * s + 2]) == want
-    assert _find(tab, 1 << 41) >= 0 and tab[3 * _find(tab, 1 << 41)] == -1.0  # absent
+    assert find(tab, 1 << 41) >= 0 and tab[3 * find(tab, 1 << 41)] == -1.0  # absent
 
 
 def test_runs_wrap_past_the_last_slot():
-    from golfstats.kernels.honest.policy import _empty_table, _find, _put
+    from golfstats.kernels.honest.memo import empty_table, find, put
 
     last = [k for k in range(1, 5000) if _home_of(k, 8) == 7][:3]
     meta = np.zeros(8, np.int64)
-    tab = _empty_table(8)
+    tab = empty_table(8)
     for i, key in enumerate(last):
-        tab = _put(tab, meta, key, float(i), float(-i))
+        tab = put(tab, meta, key, float(i), float(-i))
     assert tab.shape[0] == 3 * 8  # not doubled: the run 7, 0, 1 wraps
-    assert [_find(tab, k) for k in last] == [7, 0, 1]
+    assert [find(tab, k) for k in last] == [7, 0, 1]
     for i, key in enumerate(last):
-        assert (tab[3 * _find(tab, key) + 1], tab[3 * _find(tab, key) + 2]) == (float(i), float(-i))
+        assert (tab[3 * find(tab, key) + 1], tab[3 * find(tab, key) + 2]) == (float(i), float(-i))
 
 
 def _home_of(key: int, slots: int) -> int:
-    from golfstats.kernels.honest.policy import _home
+    from golfstats.kernels.honest.memo import home
 
-    return int(_home(key, slots))
+    return int(home(key, slots))
 
 
 def test_home_slot_doubles_in_order():

@@ -15,9 +15,11 @@ The value of a state (h, D) about to draw is the P(r | D)-weighted sum of the va
 chosen after each kind r; of an endpoint, (1, -stock left) if cleared, (0, cards) when
 no stock is left, else the value of the state.  ``policy_value`` evaluates this
 depth-first (explicit stack) from any state and memoises every state it values in a
-hash table (keys ``d * g_size + g``), so only the states the policy reaches from the
-position, or that compete with those, are ever valued: the policy graph, with its
-nothing-to-win part (the states W = 0, valued by the fewest-cards rule) included.
+hash table (``honest.memo``, keys ``memo.key_of``), so only the states the policy reaches
+from the position, or that compete with those, are ever valued: the policy graph, with
+its nothing-to-win part (the states W = 0, valued by the fewest-cards rule) included.
+That part is pooled (``honest.pool``, Fact 5): one entry for the states of one h with the
+same cards left of the kinds alive at h, valued from those cards alone.
 
 This is the doc's rule stated on the set of endpoints, the same as the play-out applies
 (``honest.play_line``).  The endpoints of (h, drawn(r)) are cached per (h, r): distinct
@@ -34,15 +36,21 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.hashset import prefetch
 from golfstats.kernels.honest.blocks import rank_of
 from golfstats.kernels.honest.ends import ENDS, chain_ends, new_ends
+from golfstats.kernels.honest.memo import CAP, COUNT, EUSED, FAILED, GSIZE, empty_table, find, key_of, put
+from golfstats.kernels.honest.pool import (
+    alive_left,
+    ask_ahead,
+    canonical,
+    cards_at,
+    choose_zero,
+    dead_kinds,
+)
 from golfstats.kernels.honest.space import (
     STOCK_KINDS,
     TOL,
 )
-
-_COUNT, _EUSED, _CAP, _FAILED, _GSIZE = 0, 1, 2, 3, 4
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -71,98 +79,48 @@ def _drawn(dr, hmap, g, d):
 
 
 @nb.njit(cache=True, nogil=True)
-def new_policy(g_size, max_states):
-    """An empty table for a position of ``g_size`` height codes (budget ``max_states``)."""
-    tab = _empty_table(1 << 12)
+def new_policy(kt, exposed, heights0, m0, max_states, pooled=True):
+    """An empty table for the position's heights ``heights0`` and stock ``m0`` (budget
+    ``max_states``).  ``pooled``: the states that cannot be won are pooled by their alive
+    cards (``pool``); without, every kind counts as alive (the same values, more states:
+    for the tests)."""
+    dead = dead_kinds(kt, exposed, heights0, m0)
+    if not pooled:
+        dead[:] = 0
+    g_size = dead.shape[0]
+    tab = empty_table(1 << 12)
     meta = np.zeros(8, np.int64)  # ..., choices made, endpoints scanned
-    meta[_CAP] = max_states
-    meta[_GSIZE] = g_size
+    meta[CAP] = max_states
+    meta[GSIZE] = g_size
     ecache = np.full(g_size * STOCK_KINDS, -1, np.int64)
     epool = np.empty(1 << 12, np.int64)
     mark = np.zeros(g_size, np.int64)
-    return tab, meta, ecache, epool, mark
+    return tab, meta, ecache, epool, mark, dead
 
 
 @nb.njit(cache=True, nogil=True)
 def policy_count(pt):
-    return pt[1][_COUNT]
+    return pt[1][COUNT]
 
 
 @nb.njit(cache=True, nogil=True)
 def policy_failed(pt):
     """The budget was hit (``1``), or not (``0``)."""
-    return 1 if pt[1][_FAILED] else 0
-
-
-@nb.njit(cache=True, nogil=True)
-def _empty_table(slots):
-    """A hash table of ``slots`` (a power of two) entries: key, p, e side by side in one
-    array, so a probe reads one cache line; an empty slot's key is -1."""
-    tab = np.empty(3 * slots, np.float64)
-    for i in range(slots):
-        tab[3 * i] = -1.0
-    return tab
+    return 1 if pt[1][FAILED] else 0
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _home(key, slots):
-    """The home slot of ``key`` in a table of ``slots`` (a power of two, at most 2**32)
-    entries: the top bits of the Fibonacci hash (its top 32 bits times ``slots``, shifted
-    down), so that doubling the table sends home slot i to 2i or 2i + 1 and the doubling
-    walks both tables in order."""
-    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(((h >> np.uint64(32)) * np.uint64(slots)) >> np.uint64(32))
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _find(tab, key):
-    """The slot of ``key`` (an int below 2**53, stored exactly as a float), or the empty
-    slot where it would go."""
-    slots = tab.shape[0] // 3
-    mask = slots - 1
-    i = _home(key, slots)
-    fkey = float(key)
-    while True:
-        k = tab[3 * i]
-        if k == fkey or k == -1.0:
-            return i
-        i = (i + 1) & mask
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _put(tab, meta, key, p, e):
-    """Store (p, e) under ``key``; returns the table (doubled when half full)."""
-    i = _find(tab, key)
-    if tab[3 * i] == -1.0:
-        meta[_COUNT] += 1
-        tab[3 * i] = float(key)
-    tab[3 * i + 1] = p
-    tab[3 * i + 2] = e
-    slots = tab.shape[0] // 3
-    if 2 * meta[_COUNT] > slots:
-        tab2 = _empty_table(2 * slots)
-        for s in range(slots):  # in order: the new home slots increase (but for wrapped runs)
-            if tab[3 * s] != -1.0:
-                t = _find(tab2, np.int64(tab[3 * s]))
-                tab2[3 * t] = tab[3 * s]
-                tab2[3 * t + 1] = tab[3 * s + 1]
-                tab2[3 * t + 2] = tab[3 * s + 2]
-        return tab2
-    return tab
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, zero):
+def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, dead, m0, pwd):
     """The doc's choice among the endpoints ``ends[at:at + ENDS * cnt]`` with D-code d drawn
-    (|D| = j), p from ``p_at(dr, cum, off, vals, hmap, ...)``, e from the table ``tab``.  With
-    ``zero`` the caller knows that no stock order wins from any of them (they follow a
-    draw from a state whose W bit is 0), so their p is not looked up.
+    (|D| = j), p from ``p_at(dr, cum, off, vals, hmap, ...)``, e from the table ``tab``; an
+    endpoint that is not drawn from cannot be won (p = 0) and is looked up pooled
+    (``pool``, the kinds dead there: ``dead``).
 
-    Returns ``(status, p, e, cards, index, need)``: status 0 a value (of the endpoint
-    ``index``, the first chosen in list order); 1 the value of the state ``need`` (a
-    dense code, drawn from at d) is not in the table yet.
+    Returns ``(status, p, e, cards, index, need, code, zero)``: status 0 a value (of the
+    endpoint ``index``, the first chosen in list order); 1 the value of the state ``need``
+    (a dense code) is not in the table yet: its D-code ``code``, canonical when ``zero``.
     """
-    g_size = meta[_GSIZE]
+    g_size = meta[GSIZE]
     stuck_only = j < n
     meta[6] += 1
     meta[7] += cnt
@@ -174,8 +132,6 @@ def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, zero):
             continue
         g, gp, cards = ends[o], ends[o + 1], ends[o + 2]
         least = min(least, cards)
-        if zero:
-            break  # fewest cards first: the first that may draw has the fewest
         if gp == 0:
             p = 1.0
         elif j == n:
@@ -198,10 +154,11 @@ def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, zero):
             if stuck_only and ends[o + 3] == 0:
                 continue
             g, gp, cards = ends[o], ends[o + 1], ends[o + 2]
+            live = gp != 0 and j < n and _drawn(dr, hmap, g, d)
             if win:
                 if gp == 0:
                     p = 1.0
-                elif j == n or not _drawn(dr, hmap, g, d):
+                elif not live:
                     continue
                 else:
                     p = p_at(dr, cum, off, vals, hmap, g, d)
@@ -216,9 +173,10 @@ def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, zero):
             elif j == n:
                 vp, ve = 0.0, float(cards)
             else:
-                s = _find(tab, d * g_size + g)
+                code = d if live else canonical(d, dead[g], m0, pwd)
+                s = find(tab, key_of(g, code, not live, g_size))
                 if tab[3 * s] == -1.0:
-                    return 1, 0.0, 0.0, 0, -1, g
+                    return 1, 0.0, 0.0, 0, -1, g, code, not live
                 vp, ve = tab[3 * s + 1], tab[3 * s + 2]
             if rnd == 0:
                 be = min(be, ve)
@@ -230,33 +188,7 @@ def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, zero):
                 best_e = ve
         if n_comp == 1:
             break  # one competitor: it is the choice
-    return 0, bp, best_e, bc, bi, -1
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _ask_ahead(tab, ecache, epool, m0, pwd, g, d, g_size, r0):
-    """Prefetch the table slots a draw at (g, d), nothing to win below it and stock left
-    after the draw, will read: per kind from ``r0`` on that is left and whose endpoints
-    are listed, the home slots of the endpoints that may draw with the fewest cards (the
-    competitors).  The reads then overlap instead of waiting one after another; no
-    effect on values."""
-    slots = tab.shape[0] // 3
-    base = g * STOCK_KINDS
-    for r in range(r0, STOCK_KINDS):
-        if m0[r] == (d // pwd[r]) % (m0[r] + 1):
-            continue
-        eo = ecache[base + r]
-        if eo < 0:
-            continue
-        least = -1
-        for i in range(epool[eo]):  # fewest cards first
-            o = eo + 1 + ENDS * i
-            if epool[o + 3] != 0:
-                if least >= 0 and epool[o + 2] != least:
-                    break
-                least = epool[o + 2]
-                if epool[o + 1] != 0:
-                    prefetch(tab, 3 * _home((d + pwd[r]) * g_size + epool[o], slots))
+    return 0, bp, best_e, bc, bi, -1, 0, False
 
 
 @nb.njit(cache=True, nogil=True)
@@ -266,14 +198,19 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
 
     The table's arrays are taken out of ``pt`` once: the depth-first walk below calls only
     inlined helpers on plain arrays (tuples of arrays passed on every call cost more
-    than the work)."""
-    tab, meta, ecache, epool, mark = pt
+    than the work).  A frame below a state that cannot be won is pooled (``fz``): its
+    D-code is canonical and ``fj`` is not used."""
+    tab, meta, ecache, epool, mark, dead = pt
     dr, cum, off, vals, hmap = sol
-    g_size = meta[_GSIZE]
-    i = _find(tab, d * g_size + g)
+    g_size = meta[GSIZE]
+    zero = not _drawn(dr, hmap, g, d)
+    if zero:
+        d = canonical(d, dead[g], m0, pwd)
+    key0 = key_of(g, d, zero, g_size)
+    i = find(tab, key0)
     if tab[3 * i] != -1.0:
         return tab[3 * i + 1], tab[3 * i + 2], pt
-    if meta[_FAILED]:
+    if meta[FAILED]:
         return np.nan, np.nan, pt
     depth = n + 2
     fg = np.empty(depth, np.int64)
@@ -283,17 +220,25 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
     fp = np.zeros(depth, np.float64)
     fe = np.zeros(depth, np.float64)
     fz = np.zeros(depth, np.bool_)
+    fa = np.zeros(depth, np.int64)  # a pooled frame's alive cards left
     sp = 0
-    fg[0], fd[0], fj[0] = g, d, j
-    fz[0] = not _drawn(dr, hmap, g, d)
+    fg[0], fd[0], fj[0], fz[0] = g, d, j, zero
+    fa[0] = alive_left(d, dead[g], m0, pwd)
     while sp >= 0:
         g, d, j = fg[sp], fd[sp], fj[sp]
         r = fr[sp]
         child = False
-        zero = fz[sp]  # not drawn from: nothing after a draw here can win
-        if zero and j + 1 < n:  # (again after a child: its subtree may have evicted them)
-            _ask_ahead(tab, ecache, epool, m0, pwd, g, d, g_size, r)
+        zero = fz[sp]
+        alive = fa[sp]
+        if zero and alive > 1:  # (again after a child: its subtree may have evicted them)
+            ask_ahead(tab, ecache, epool, dead, m0, pwd, g, d, g_size, r)
+        if zero and alive == 0:  # only dead cards left: nothing more is played
+            fe[sp] = float(cards_at(g, pw, heights0))
+            r = STOCK_KINDS
         while r < STOCK_KINDS:
+            if zero and (dead[g] >> r) & 1:
+                r += 1
+                continue
             left = m0[r] - (d // pwd[r]) % (m0[r] + 1)
             if left == 0:
                 r += 1
@@ -301,32 +246,39 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
             slot = g * STOCK_KINDS + r
             eo = ecache[slot]
             if eo < 0:
-                eo = meta[_EUSED]
+                eo = meta[EUSED]
                 wrote, epool = new_ends(kt, exposed, heights0, pw, g, r, eo, mark, epool)
-                meta[_EUSED] = eo + wrote
+                meta[EUSED] = eo + wrote
                 ecache[slot] = eo
-            status, p, e, c, _, need = choose(tab, meta, epool, eo + 1, epool[eo], d + pwd[r],
-                                              j + 1, n, dr, cum, off, vals, hmap, zero)
+            if zero:
+                status, p, e, c, _, need, code, nz = choose_zero(
+                    tab, meta, epool, eo + 1, epool[eo], d + pwd[r], dead[g], alive == 1, dead,
+                    m0, pwd)
+            else:
+                status, p, e, c, _, need, code, nz = choose(
+                    tab, meta, epool, eo + 1, epool[eo], d + pwd[r], j + 1, n, dr, cum, off, vals,
+                    hmap, dead, m0, pwd)
             if status == 1:
                 fr[sp] = r
                 sp += 1
-                fg[sp], fd[sp], fj[sp], fr[sp], fp[sp], fe[sp] = need, d + pwd[r], j + 1, 0, 0.0, 0.0
-                fz[sp] = zero or not _drawn(dr, hmap, need, d + pwd[r])  # (Fact 1)
+                fg[sp], fd[sp], fj[sp], fr[sp], fp[sp], fe[sp] = need, code, j + 1, 0, 0.0, 0.0
+                fz[sp] = nz
+                fa[sp] = alive_left(code, dead[need], m0, pwd) if nz else 0
                 child = True
                 break
-            w = left / (n - j)
+            w = left / alive if zero else left / (n - j)
             fp[sp] += w * p
             fe[sp] += w * e
             r += 1
         if child:
             continue
-        tab = _put(tab, meta, d * g_size + g, fp[sp], fe[sp])
-        if meta[_COUNT] >= meta[_CAP]:
-            meta[_FAILED] = 1
-            return np.nan, np.nan, (tab, meta, ecache, epool, mark)
+        tab = put(tab, meta, key_of(g, d, zero, g_size), fp[sp], fe[sp])
+        if meta[COUNT] >= meta[CAP]:
+            meta[FAILED] = 1
+            return np.nan, np.nan, (tab, meta, ecache, epool, mark, dead)
         sp -= 1
-    i = _find(tab, fd[0] * g_size + fg[0])
-    return tab[3 * i + 1], tab[3 * i + 2], (tab, meta, ecache, epool, mark)
+    i = find(tab, key0)
+    return tab[3 * i + 1], tab[3 * i + 2], (tab, meta, ecache, epool, mark, dead)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -336,8 +288,8 @@ def position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, gp, u, d, j):
     ends = np.empty(64, np.int64)
     cnt, ends = chain_ends(kt, exposed, pw, gp, u, pt[4], ends, 0)
     while True:
-        status, p, e, c, _, need = choose(pt[0], pt[1], ends, 0, cnt, d, j, n, sol[0], sol[1],
-                                          sol[2], sol[3], sol[4], False)
+        status, p, e, c, _, need, _, _ = choose(pt[0], pt[1], ends, 0, cnt, d, j, n, sol[0],
+                                                sol[1], sol[2], sol[3], sol[4], pt[5], m0, pwd)
         if status == 0:
             return p, e, pt
         vp, ve, pt = policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, need, d, j)

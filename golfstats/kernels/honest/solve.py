@@ -340,14 +340,14 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
 
 
 @nb.njit(cache=True, nogil=True)
-def policy_values(kt, exposed, heights0, top0, m0, sol, max_states):
+def policy_values(kt, exposed, heights0, top0, m0, sol, max_states, pooled=True):
     """The policy's (p, e) at the position, after each legal play and after a draw (the
     doc's rule, ``policy``), from the chances ``sol``.  Returns ``(ok, root, moves_p,
-    moves_e, pt, states valued)``."""
+    moves_e, pt, states valued)``.  ``pooled``: ``policy.new_policy``'s."""
     pw, full, g_size = powers(heights0)
     pwd, size, order, layer_start = d_codes(m0)
     n = layer_start.shape[0] - 2
-    pt = policy.new_policy(g_size, max_states)
+    pt = policy.new_policy(kt, exposed, heights0, m0, max_states, pooled)
     gp0 = packed_of(heights0)
     root = np.full(2, np.nan)
     mp = np.full(COLUMNS + 1, np.nan)
