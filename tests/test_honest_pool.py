@@ -55,7 +55,7 @@ def test_dead_kinds_follow_the_definition(variant):
         stock_kinds = sorted({kind(c) for c in board.stock})
         for g in rng.choice(g_size, min(g_size, 300), replace=False):
             h = [(g // pw[c]) % (arrays.heights[c] + 1) for c in range(len(board.tableau))]
-            present = {kind(x) for col, hc in zip(board.tableau, h) for x in col[:hc]}
+            present = {kind(x) for col, hc in zip(board.tableau, h, strict=True) for x in col[:hc]}
             want = 0
             for r in stock_kinds:
                 if all(Top.drawn(r).after(rules, x) is None for x in present):
@@ -91,7 +91,7 @@ def _pass(rules, board, pooled):
     tab = pt[0]
     keys = tab[0::3]
     full = keys != -1.0
-    entries = {int(k): (p, e) for k, p, e in zip(keys[full], tab[1::3][full], tab[2::3][full])}
+    entries = {int(k): (p, e) for k, p, e in zip(keys[full], tab[1::3][full], tab[2::3][full], strict=True)}
     dead = pt[5]
     return root, mp, me, entries, bool(dead.any())
 
