@@ -17,6 +17,7 @@ import numpy as np
 
 from golfstats.kernels.hashset import prefetch
 from golfstats.kernels.honest.ends import ENDS
+from golfstats.kernels.honest.lost import dead_aux
 from golfstats.kernels.honest.memo import GSIZE, find, home, key_of
 from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, TOL, packed_codes
 
@@ -25,12 +26,7 @@ from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, TO
 def dead_kinds(kt, exposed, heights0, m0):
     """Per dense heights code g below ``heights0``, the kinds left in the stock at the start
     (``m0[r] > 0``) that are dead at g, as a bit set (bit r)."""
-    n_tops, n_kinds = kt.play_next.shape
-    taken_by = np.zeros(n_kinds, np.int64)  # per card kind, the tops that accept it
-    for u in range(n_tops):
-        for x in range(n_kinds):
-            if kt.play_next[u, x] >= 0:
-                taken_by[x] |= np.int64(1) << u
+    taken_by = dead_aux(kt)[1]  # per card kind, the tops that accept it
     gpk = packed_codes(heights0)
     dead = np.zeros(gpk.shape[0], np.int64)
     for g in range(gpk.shape[0]):
