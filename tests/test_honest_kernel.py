@@ -375,20 +375,27 @@ def test_budget_hit_is_unresolved_never_a_number():
     assert out.finished and out.strokes == play.line.strokes and out.won == play.line.won
 
 
-def test_the_policy_table_counts_against_the_memory_budget(monkeypatch):
+def test_the_policy_table_counts_against_the_memory_budget():
     """p and e: the policy's table is paid from what the value pass leaves of the budget
-    (it once grew past it unseen); p alone needs no table and stays resolved."""
-    import golfstats.kernels.honest.solve as solve
+    (it once grew past it unseen): a doubling of the table must fit, the old table and
+    the new together (``memo.put``); p alone needs no table and stays resolved."""
+    from golfstats.kernels.honest.memo import SLOT_BYTES
 
     rules = parse_variant("strict")
-    board = _mid_game(rules, 2, 8)
+    board = _mid_game(rules, 2, 12)
     full = odds(board, rules, "win-strokes")
-    assert full.resolved and full.stats.policy_states > 0
-    monkeypatch.setattr(solve, "POLICY_BYTES_PER_STATE", 10**15)  # not one state fits
-    squeezed = odds(board, rules, "win-strokes")
+    assert full.resolved and full.stats.policy_states > 2048  # the first table (4,096 slots) doubles
+    first_doubling = 3 * SLOT_BYTES * 4096
+    squeezed = odds(board, rules, "win-strokes", max_bytes=full.stats.peak_bytes + first_doubling - 1)
     assert not squeezed.resolved and math.isnan(squeezed.win_p) and math.isnan(squeezed.expected_strokes)
-    alone = odds(board, rules, "win")
+    alone = odds(board, rules, "win", max_bytes=full.stats.peak_bytes + first_doubling - 1)
     assert alone.resolved and alone.win_p == full.win_p
+    # room for the doublings the pass makes: resolved, the same values
+    slots = 4096
+    while 2 * full.stats.policy_states > slots:
+        slots *= 2
+    roomy = odds(board, rules, "win-strokes", max_bytes=full.stats.peak_bytes + 3 * SLOT_BYTES * slots // 2)
+    assert roomy.resolved and (roomy.win_p, roomy.expected_strokes) == (full.win_p, full.expected_strokes)
 
 
 def _mid_game(rules, index: int, stock_left: int) -> Board:

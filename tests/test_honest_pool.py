@@ -86,7 +86,7 @@ def _pass(rules, board, pooled):
     sol = solve_win(kt, arrays.exposed, arrays.heights, top_id, m0, keep=KEEP_ALL)
     assert sol.resolved
     ok, root, mp, me, pt, count = policy_values(kt, arrays.exposed, arrays.heights, top_id, m0,
-                                                sol.sol, 1 << 40, pooled)
+                                                sol.sol, 1 << 40, 1 << 62, pooled)
     assert ok and count == policy_count(pt)
     tab = pt[0]
     keys = tab[0::3]

@@ -10,8 +10,12 @@ import numba as nb
 import numpy as np
 
 #: ``meta``'s entries: states stored, endpoint pool used, state budget, budget hit,
-#: height codes (then: 5 unused, 6 choices made, 7 endpoints scanned)
-COUNT, EUSED, CAP, FAILED, GSIZE = 0, 1, 2, 3, 4
+#: height codes, the table's byte budget (then: 6 choices made, 7 endpoints scanned)
+COUNT, EUSED, CAP, FAILED, GSIZE, BYTES = 0, 1, 2, 3, 4, 5
+
+#: Bytes a slot (key, p, e); a table of s slots doubles into a new one of 2s while it is
+#: alive, so it needs ``3 * SLOT_BYTES * s`` bytes then, its most.
+SLOT_BYTES = 24
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -58,7 +62,8 @@ def find(tab, key):
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def put(tab, meta, key, p, e):
-    """Store (p, e) under ``key``; returns the table (doubled when half full)."""
+    """Store (p, e) under ``key``; returns the table (doubled when half full, if the old
+    and the new table fit in ``meta[BYTES]`` together; else it sets ``meta[FAILED]``)."""
     i = find(tab, key)
     if tab[3 * i] == -1.0:
         meta[COUNT] += 1
@@ -67,6 +72,9 @@ def put(tab, meta, key, p, e):
     tab[3 * i + 2] = e
     slots = tab.shape[0] // 3
     if 2 * meta[COUNT] > slots:
+        if 3 * SLOT_BYTES * slots > meta[BYTES]:
+            meta[FAILED] = 1  # (the table is more than half full: the caller stops here)
+            return tab
         tab2 = empty_table(2 * slots)
         for s in range(slots):  # in order: the new home slots increase (but for wrapped runs)
             if tab[3 * s] != -1.0:

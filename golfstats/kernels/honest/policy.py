@@ -38,7 +38,18 @@ import numpy as np
 
 from golfstats.kernels.honest.blocks import rank_of
 from golfstats.kernels.honest.ends import ENDS, chain_ends, new_ends
-from golfstats.kernels.honest.memo import CAP, COUNT, EUSED, FAILED, GSIZE, empty_table, find, key_of, put
+from golfstats.kernels.honest.memo import (
+    BYTES,
+    CAP,
+    COUNT,
+    EUSED,
+    FAILED,
+    GSIZE,
+    empty_table,
+    find,
+    key_of,
+    put,
+)
 from golfstats.kernels.honest.pool import (
     alive_left,
     ask_ahead,
@@ -79,11 +90,11 @@ def _drawn(dr, hmap, g, d):
 
 
 @nb.njit(cache=True, nogil=True)
-def new_policy(kt, exposed, heights0, m0, max_states, pooled=True):
-    """An empty table for the position's heights ``heights0`` and stock ``m0`` (budget
-    ``max_states``).  ``pooled``: the states that cannot be won are pooled by their alive
-    cards (``pool``); without, every kind counts as alive (the same values, more states:
-    for the tests)."""
+def new_policy(kt, exposed, heights0, m0, max_states, max_bytes, pooled=True):
+    """An empty table for the position's heights ``heights0`` and stock ``m0`` (budgets
+    ``max_states`` states and ``max_bytes`` bytes of table, ``memo.put``).  ``pooled``:
+    the states that cannot be won are pooled by their alive cards (``pool``); without,
+    every kind counts as alive (the same values, more states: for the tests)."""
     dead = dead_kinds(kt, exposed, heights0, m0)
     if not pooled:
         dead[:] = 0
@@ -91,6 +102,7 @@ def new_policy(kt, exposed, heights0, m0, max_states, pooled=True):
     tab = empty_table(1 << 12)
     meta = np.zeros(8, np.int64)  # ..., choices made, endpoints scanned
     meta[CAP] = max_states
+    meta[BYTES] = max_bytes
     meta[GSIZE] = g_size
     ecache = np.full(g_size * STOCK_KINDS, -1, np.int64)
     epool = np.empty(1 << 12, np.int64)
@@ -273,7 +285,7 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
         if child:
             continue
         tab = put(tab, meta, key_of(g, d, zero, g_size), fp[sp], fe[sp])
-        if meta[COUNT] >= meta[CAP]:
+        if meta[COUNT] >= meta[CAP] or meta[FAILED]:
             meta[FAILED] = 1
             return np.nan, np.nan, (tab, meta, ecache, epool, mark, dead)
         sp -= 1

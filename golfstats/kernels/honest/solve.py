@@ -137,12 +137,6 @@ def _refused(out, wstats, first: int):
     return out
 
 
-#: The policy table's bytes per state at its peak: (key, p, e) slots of 24 bytes, at most
-#: half full, doubled into a new table while the old one is live (72 bytes a slot, two
-#: slots a state).
-POLICY_BYTES_PER_STATE = 144
-
-
 def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=False,
               stock_order=None, max_states=None, max_bytes=None, progress=None, layers=None):
     """Goal win: the chance of winning of the position (heights0, top0) with stock
@@ -154,8 +148,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     states), ``max_bytes`` the memory: the bit rows of the first passes are checked
     after each pass (a pass may overshoot by its own growth before the check), the value
     pass before it starts (its size is known then), and the policy's table as it grows
-    (``POLICY_BYTES_PER_STATE`` each, at its peak while doubling, within what the value
-    pass left).  Over any of them the solution is unresolved, with the stats so far.
+    (each doubling, the old and the new table together, within what the value pass
+    left: ``memo.put``).  Over any of them the solution is unresolved, with the stats so far.
     ``layers(n_values)``, when given, makes the value pass's two layers in files (an object
     with ``pair``, two float64 arrays of ``n_values`` zeros whose pages handed back keep
     their values, and ``clear(i)``, which makes ``pair[i]`` read 0 again; it may raise
@@ -321,10 +315,9 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     if strokes:
         say("strokes", 0, 1, {})
         budget = max_states - states if max_states is not None else 1 << 40
-        if max_bytes is not None:
-            budget = min(budget, max(max_bytes - second, 0) // POLICY_BYTES_PER_STATE)
+        table = max(max_bytes - second, 0) if max_bytes is not None else 1 << 62
         ok, root, mp, me, pt, count = policy_values(kt, exposed, heights0, top0, m0, out.sol,
-                                                    budget)
+                                                    budget, table)
         out.stats["policy_states"] = int(count)
         out.stats["policy_bytes"] = int(pt[0].nbytes + pt[2].nbytes + pt[3].nbytes)
         if not ok:
@@ -340,14 +333,14 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
 
 
 @nb.njit(cache=True, nogil=True)
-def policy_values(kt, exposed, heights0, top0, m0, sol, max_states, pooled=True):
+def policy_values(kt, exposed, heights0, top0, m0, sol, max_states, max_bytes, pooled=True):
     """The policy's (p, e) at the position, after each legal play and after a draw (the
     doc's rule, ``policy``), from the chances ``sol``.  Returns ``(ok, root, moves_p,
-    moves_e, pt, states valued)``.  ``pooled``: ``policy.new_policy``'s."""
+    moves_e, pt, states valued)``.  ``max_bytes``, ``pooled``: ``policy.new_policy``'s."""
     pw, full, g_size = powers(heights0)
     pwd, size, order, layer_start = d_codes(m0)
     n = layer_start.shape[0] - 2
-    pt = policy.new_policy(kt, exposed, heights0, m0, max_states, pooled)
+    pt = policy.new_policy(kt, exposed, heights0, m0, max_states, max_bytes, pooled)
     gp0 = packed_of(heights0)
     root = np.full(2, np.nan)
     mp = np.full(COLUMNS + 1, np.nan)
