@@ -29,11 +29,12 @@ VARIANTS = ("strict", "queens-on-kings", "putt-putt", "strict+jokers1",
 
 
 def test_table_keeps_every_value_through_doublings():
-    from golfstats.kernels.honest.memo import COUNT, empty_table, find, put
+    from golfstats.kernels.honest.memo import BYTES, COUNT, empty_table, find, put
 
     rng = np.random.default_rng(25)
     keys = rng.choice(1 << 40, 3000, replace=False)
     meta = np.zeros(8, np.int64)
+    meta[BYTES] = 1 << 62  # room for every doubling
     tab = empty_table(4)
     for i, key in enumerate(keys):
         tab = put(tab, meta, int(key), i / 7.0, -i / 3.0)
@@ -51,10 +52,11 @@ def test_table_keeps_every_value_through_doublings():
 
 
 def test_runs_wrap_past_the_last_slot():
-    from golfstats.kernels.honest.memo import empty_table, find, put
+    from golfstats.kernels.honest.memo import BYTES, empty_table, find, put
 
     last = [k for k in range(1, 5000) if _home_of(k, 8) == 7][:3]
     meta = np.zeros(8, np.int64)
+    meta[BYTES] = 1 << 62  # room for every doubling
     tab = empty_table(8)
     for i, key in enumerate(last):
         tab = put(tab, meta, key, float(i), float(-i))
@@ -99,3 +101,20 @@ def test_both_kinds_of_root_are_tried():
         rules = parse_variant(variant)
         roots += [odds(b, rules, "win-strokes").win_p for b in positions(rules, 62, 6, 1200, min_stock=6)]
     assert any(p == 0 for p in roots) and any(p > 0 for p in roots)
+
+
+def test_a_doubling_that_does_not_fit_is_refused():
+    """The table doubles only when the old and the new table fit together in its byte
+    budget (``meta[BYTES]``); else it stays, with every value, and says it failed."""
+    from golfstats.kernels.honest.memo import BYTES, FAILED, SLOT_BYTES, empty_table, find, put
+
+    for room, doubled in ((3 * SLOT_BYTES * 4 - 1, False), (3 * SLOT_BYTES * 4, True)):
+        meta = np.zeros(8, np.int64)
+        meta[BYTES] = room
+        tab = empty_table(4)
+        for key in (11, 22, 33):  # the third makes it more than half full
+            tab = put(tab, meta, key, key / 2, -key)
+        assert (tab.shape[0] == 3 * 8) == doubled and meta[FAILED] == (0 if doubled else 1)
+        for key in (11, 22, 33):
+            s = find(tab, key)
+            assert (tab[3 * s], tab[3 * s + 1], tab[3 * s + 2]) == (key, key / 2, -key)
