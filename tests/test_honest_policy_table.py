@@ -118,3 +118,7 @@ def test_a_doubling_that_does_not_fit_is_refused():
         for key in (11, 22, 33):
             s = find(tab, key)
             assert (tab[3 * s], tab[3 * s + 1], tab[3 * s + 2]) == (key, key / 2, -key)
+        if not doubled:  # failed: no new key is taken, so a free slot remains
+            for key in range(100, 110):
+                tab = put(tab, meta, key, 0.0, 0.0)
+            assert tab[3 * find(tab, 100)] == -1.0 and (tab[0::3] == -1.0).any()

@@ -63,9 +63,12 @@ def find(tab, key):
 @nb.njit(cache=True, nogil=True, inline="always")
 def put(tab, meta, key, p, e):
     """Store (p, e) under ``key``; returns the table (doubled when half full, if the old
-    and the new table fit in ``meta[BYTES]`` together; else it sets ``meta[FAILED]``)."""
+    and the new table fit in ``meta[BYTES]`` together; else it sets ``meta[FAILED]``).
+    Once failed it takes no new key, so a free slot always remains (``find`` ends)."""
     i = find(tab, key)
     if tab[3 * i] == -1.0:
+        if meta[FAILED]:
+            return tab
         meta[COUNT] += 1
         tab[3 * i] = float(key)
     tab[3 * i + 1] = p
