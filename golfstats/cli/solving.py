@@ -186,13 +186,12 @@ def odds_command(
             honest = f"win {100 * value.win_p:.2f}%"
             if not math.isnan(value.expected_strokes):
                 honest += f", expected strokes {value.expected_strokes:.3f}"
+        elif st.disk_error:
+            honest = f"unresolved: no room for its layers of values on disk ({st.disk_error})"
         else:
             need = f"{st.peak_bytes / 1e9:.2f} GB, " if st.peak_bytes else ""
             honest = (f"unresolved: needs {need}{st.states:,} states (budget "
                       f"{max_memory:g} GB" + (f", {max_states:,} states)" if max_states else ")"))
-            if st.disk_error:
-                honest = f"unresolved: no room for its layers of values on disk ({st.disk_error})"
-
         disk = f" · layers on disk, {st.disk_bytes / 1e9:.1f} GB" if st.disk_bytes else ""
         con.print(f"{item.label} · {rules.id} · {honest} · {seen} · {st.states:,} states{disk} · "
                   f"{st.seconds:.2f} s", markup=False)

@@ -235,7 +235,7 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
     fa = np.zeros(depth, np.int64)  # a pooled frame's alive cards left
     sp = 0
     fg[0], fd[0], fj[0], fz[0] = g, d, j, zero
-    fa[0] = alive_left(d, dead[g], m0, pwd)
+    fa[0] = alive_left(d, dead[g], m0, pwd) if zero else 0
     while sp >= 0:
         g, d, j = fg[sp], fd[sp], fj[sp]
         r = fr[sp]

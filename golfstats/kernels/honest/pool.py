@@ -19,7 +19,16 @@ from golfstats.kernels.hashset import prefetch
 from golfstats.kernels.honest.ends import ENDS
 from golfstats.kernels.honest.lost import dead_aux
 from golfstats.kernels.honest.memo import GSIZE, find, home, key_of
-from golfstats.kernels.honest.space import BITS, COLUMNS, DIGIT, STOCK_KINDS, TOL, packed_codes
+from golfstats.kernels.honest.space import (
+    BITS,
+    COLUMNS,
+    DIGIT,
+    STOCK_KINDS,
+    TOL,
+    d_digit,
+    low_bit,
+    packed_codes,
+)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -45,11 +54,9 @@ def dead_kinds(kt, exposed, heights0, m0):
 def canonical(d, kinds, m0, pwd):
     """The D-code ``d`` with the counts of the kinds in the bit set ``kinds`` set to 0."""
     while kinds:
-        r = 0
-        while (kinds >> r) & 1 == 0:
-            r += 1
-        kinds ^= np.int64(1) << r
-        d -= ((d // pwd[r]) % (m0[r] + 1)) * pwd[r]
+        r = low_bit(np.uint64(kinds))
+        kinds &= kinds - 1
+        d -= d_digit(d, r, pwd, m0) * pwd[r]
     return d
 
 
@@ -59,7 +66,7 @@ def alive_left(d, dead, m0, pwd):
     left = 0
     for r in range(STOCK_KINDS):
         if m0[r] > 0 and (dead >> r) & 1 == 0:
-            left += m0[r] - (d // pwd[r]) % (m0[r] + 1)
+            left += m0[r] - d_digit(d, r, pwd, m0)
     return left
 
 
@@ -129,7 +136,7 @@ def ask_ahead(tab, ecache, epool, dead, m0, pwd, g, c, g_size, r0):
     slots = tab.shape[0] // 3
     base = g * STOCK_KINDS
     for r in range(r0, STOCK_KINDS):
-        if (dead[g] >> r) & 1 or m0[r] == (c // pwd[r]) % (m0[r] + 1):
+        if (dead[g] >> r) & 1 or m0[r] == d_digit(c, r, pwd, m0):
             continue
         eo = ecache[base + r]
         if eo < 0:
