@@ -88,6 +88,20 @@ def and_into(out, store, i):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
+def last_word(store, i):
+    """One more than the index of row i's last word that is not 0 (0 for an empty row)."""
+    mask = store[0]
+    for b in range(mask.shape[1] - 1, -1, -1):
+        m = mask[i, b]
+        if m:
+            k = 63
+            while (m >> np.uint64(k)) & np.uint64(1) == 0:
+                k -= 1
+            return b * 64 + k + 1
+    return 0
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def row_bytes(store, lo, hi):
     """Bytes that rows ``lo .. hi - 1`` of the store take: their words, bitmaps and starts."""
     mask, start, _ = store

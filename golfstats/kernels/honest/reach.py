@@ -40,7 +40,15 @@ import numpy as np
 
 from golfstats.kernels.core import powers
 from golfstats.kernels.honest.memory import level_rows, release_store
-from golfstats.kernels.honest.packed import and_into, new_store, or_into, put, row_bytes, unpack
+from golfstats.kernels.honest.packed import (
+    and_into,
+    last_word,
+    new_store,
+    or_into,
+    put,
+    row_bytes,
+    unpack,
+)
 from golfstats.kernels.honest.space import (
     COLUMNS,
     STOCK_KINDS,
@@ -65,20 +73,45 @@ def up_masks(m0, pwd, size):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def or_shifted_up(dst, src, shift, mask):
-    """dst |= (src << shift) & mask over rows of 64-bit words: bit D of src lands on bit
-    D + shift.  Safe in place (word i reads words <= i, visited from the top down)."""
-    words = dst.shape[0]
+def up_within(dst, src, shift, mask, lo, end):
+    """``dst |= (src << shift) & mask`` on the words of dst below ``end``, for a src
+    that is 0 below word ``lo`` (bit D of src lands on bit D + shift).  The words are done
+    in increasing order, so in place (``dst`` is ``src``) word i reads words already done:
+    with a shift of 64 or more (below word i) the bits it adds are added to again, and one
+    call adds every multiple of the shift that the mask lets through one step at a time
+    (the closure along it); a smaller shift also reads word i itself, as it was."""
     q = shift >> 6
     b = np.uint64(shift & 63)
-    if b == 0:
-        for i in range(words - 1, q - 1, -1):
-            dst[i] |= src[i - q] & mask[i]
-    else:
+    if lo + q >= end:
+        return
+    dst[lo + q] |= (src[lo] << b) & mask[lo + q]
+    uq = np.uint64(q)  # (unsigned indices: no test for a negative one, so the loop vectorises)
+    uq1 = np.uint64(q + 1)
+    if b:
         cb = np.uint64(64) - b
-        for i in range(words - 1, q, -1):
-            dst[i] |= ((src[i - q] << b) | (src[i - q - 1] >> cb)) & mask[i]
-        dst[q] |= (src[0] << b) & mask[q]
+        for i in range(np.uint64(lo + q + 1), np.uint64(end)):
+            dst[i] |= ((src[i - uq] << b) | (src[i - uq1] >> cb)) & mask[i]
+    else:
+        for i in range(np.uint64(lo + q + 1), np.uint64(end)):
+            dst[i] |= src[i - uq] & mask[i]
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _first_word(row):
+    """The first word of row that is not 0 (its length when none)."""
+    i = 0
+    while i < row.shape[0] and row[i] == 0:
+        i += 1
+    return i
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _last_word(row):
+    """One more than the last word of row that is not 0 (0 when none)."""
+    i = row.shape[0]
+    while i > 0 and row[i - 1] == 0:
+        i -= 1
+    return i
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -145,7 +178,6 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
     q_rows = new_store(g_size, words)
     q = np.zeros(words, np.uint64)
     grow = np.zeros(words, np.uint64)
-    y = np.zeros(words, np.uint64)
     n_r = 0
     n_q = 0
     inrow = np.zeros((n_tops, words), np.uint64)
@@ -216,16 +248,19 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
                     m >>= 1
                     t += 1
                 and_into(z, w_rows, wi)
-                if not _is_zero(z):
-                    y[:] = z
+                lo = _first_word(z)
+                if lo < words:
+                    cap = last_word(w_rows, wi)  # what lies above W's last word is cleared
                     for r in range(STOCK_KINDS):
                         if m0[r] == 0 or (kt.when_stuck and accepts[kt.drawn[r]] & seen):
                             continue
-                        for _ in range(m0[r]):
-                            or_shifted_up(y, y, pwd[r], kup[r])
-                    for i in range(words):
-                        z[i] |= y[i]
+                        # in place, ascending: a shift of a word or more reads words
+                        # already closed, so one pass closes along r (see up_within)
+                        for _ in range(1 if pwd[r] >= 64 else m0[r]):
+                            up_within(z, z, pwd[r], kup[r], lo, cap)
                     and_into(z, w_rows, wi)
+                    lo = _first_word(z)
+                    hi = _last_word(z)
                     put(r_rows, n_r, z)
                     ridx[g] = n_r
                     n_r += 1
@@ -250,7 +285,8 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
                             if not any_src:
                                 row[:] = 0
                                 any_src = True
-                            or_shifted_up(row, z, pwd[r], kup[r])
+                            up_within(row, z, pwd[r], kup[r], lo,
+                                      min(hi + (pwd[r] >> 6) + 1, words))
                 if not any_src:
                     continue
                 if g != full:

@@ -157,8 +157,9 @@ def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _up_row(dst, j, src, k, shift, mask, r):
-    """``or_shifted_up(dst[j], src[k], shift, mask[r])`` without the row views (each
-    costs an atomic reference count).  Safe in place."""
+    """``dst[j] |= (src[k] << shift) & mask[r]`` over rows of 64-bit words (bit D of a
+    row lands on bit D + shift), without the row views (each costs an atomic reference
+    count).  Safe in place: word i reads words <= i, visited from the top down."""
     words = src.shape[1]
     q = shift >> 6
     b = np.uint64(shift & 63)

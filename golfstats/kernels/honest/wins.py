@@ -74,17 +74,21 @@ def kind_masks(m0, pwd, size):
 def _or_shifted(dst, src, shift, mask):
     """dst |= (src >> shift) & mask over rows of 64-bit words (bit i of a row is bit
     i & 63 of word i >> 6).  Rows carry one spare zero word at the end, so the loop
-    needs no bounds test (and vectorises)."""
+    needs no bounds test, and its indices are unsigned, so it needs no test for a negative
+    one (numba's wrap-around) either: it vectorises."""
     words = dst.shape[0] - 1
     q = shift >> 6
     b = np.uint64(shift & 63)
+    uq = np.uint64(q)
+    end = np.uint64(words - q)
     if b == 0:
-        for i in range(words - q):
-            dst[i] |= src[i + q] & mask[i]
+        for i in range(end):
+            dst[i] |= src[i + uq] & mask[i]
     else:
         cb = np.uint64(64) - b
-        for i in range(words - q):
-            dst[i] |= ((src[i + q] >> b) | (src[i + q + 1] << cb)) & mask[i]
+        uq1 = np.uint64(q + 1)
+        for i in range(end):
+            dst[i] |= ((src[i + uq] >> b) | (src[i + uq1] << cb)) & mask[i]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -292,13 +296,16 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                     continue
                 q = pwd[r] >> 6
                 b = np.uint64(pwd[r] & 63)
+                uq = np.uint64(q)  # (unsigned: as in ``_or_shifted``)
+                end = np.uint64(words - 1 - q)
                 if b == 0:
-                    for i in range(words - 1 - q):
-                        w[i] |= scratch[s, i + q] & kmask[r, i]
+                    for i in range(end):
+                        w[i] |= scratch[s, i + uq] & kmask[r, i]
                 else:
                     cb = np.uint64(64) - b
-                    for i in range(words - 1 - q):
-                        w[i] |= ((scratch[s, i + q] >> b) | (scratch[s, i + q + 1] << cb)) & kmask[r, i]
+                    uq1 = np.uint64(q + 1)
+                    for i in range(end):
+                        w[i] |= ((scratch[s, i + uq] >> b) | (scratch[s, i + uq1] << cb)) & kmask[r, i]
             if kt.when_stuck:  # any-time: X is already closed (every row is a down-set)
                 _close(w, closing, m0, pwd, kmask)
             wcode = ZERO
