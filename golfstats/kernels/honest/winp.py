@@ -40,6 +40,8 @@ from golfstats.kernels.honest.space import (
     popcount,
 )
 
+U = np.uint64
+
 #: Accepting tops per card kind the plain rules' inner loop may read at most (padded with
 #: the spare top ``n_tops``, so the loop has the rule set's fixed length, the most tops
 #: that accept one card, 2 for the plain king rules, and no unpredictable branch).
@@ -73,8 +75,11 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, v
     play_next = kt.play_next
     accepts = kt.accepts
     n_tops = play_next.shape[0]
+    # the indices read from arrays (g, x, ci, t) are unsigned: numba tests a signed index
+    # for a negative value (Python's wrap-around) at every access, an unsigned one not
+    upw = pw.astype(np.uint64)
     for i in range(nq):
-        g = np.int64(ql[i])
+        g = U(ql[i])
         pos[g] = i
         gp = gpk[g]
         v = vg[g]
@@ -91,20 +96,20 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, v
             hc = (gp >> (BITS * c)) & DIGIT
             if hc == 0:
                 continue
-            x = exposed[c, hc]
+            x = U(exposed[c, hc])
             if gp == np.int64(1) << (BITS * c):  # its last card: the play clears the tableau
                 for a in range(inv_n[x]):
-                    bv[inv[x, a], i] = 1.0
+                    bv[U(inv[x, a]), i] = 1.0
                 continue
-            ci = pos[g - pw[c]]
+            ci = U(pos[g - upw[c]])
             if wide:
                 for a in range(inv_n[x]):
-                    t = inv[x, a]
-                    bv[t, i] = max(bv[t, i], bv[play_next[t, x], ci])
+                    t = U(inv[x, a])
+                    bv[t, i] = max(bv[t, i], bv[U(play_next[t, x]), ci])
             else:  # every top accepting x makes the same top
-                y = bv[after_of[x], ci]
+                y = bv[U(after_of[x]), ci]
                 for a in range(width):
-                    t = inv[x, a]
+                    t = U(inv[x, a])
                     bv[t, i] = max(bv[t, i], y)
 
 
