@@ -97,6 +97,21 @@ def up_within(dst, src, shift, mask, lo, end):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
+def close_up(z, kinds, m0, pwd, kup, lo, end):
+    """The row z closed under adding a card of each kind in the bit set ``kinds`` (up to
+    the counts ``m0``), on its words below ``end``, for a z that is 0 below word ``lo``:
+    the closure along each kind in turn (their steps commute).  Along kind r, in place
+    over the words in increasing order (``up_within``): with a shift of a word or more,
+    one pass; a smaller one (the lowest kinds' digits) takes its count of passes, each
+    adding at least one more card of r (``kup[r]``, D[r] >= 1, keeps a card from carrying
+    into the next digit)."""
+    for r in range(STOCK_KINDS):
+        if (kinds >> r) & 1:
+            for _ in range(1 if pwd[r] >= 64 else m0[r]):
+                up_within(z, z, pwd[r], kup[r], lo, end)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def _first_word(row):
     """The first word of row that is not 0 (its length when none)."""
     i = 0
@@ -250,14 +265,12 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
                 and_into(z, w_rows, wi)
                 lo = _first_word(z)
                 if lo < words:
-                    cap = last_word(w_rows, wi)  # what lies above W's last word is cleared
+                    closing = np.int64(0)  # the kinds whose turned top may draw at h
                     for r in range(STOCK_KINDS):
-                        if m0[r] == 0 or (kt.when_stuck and accepts[kt.drawn[r]] & seen):
-                            continue
-                        # in place, ascending: a shift of a word or more reads words
-                        # already closed, so one pass closes along r (see up_within)
-                        for _ in range(1 if pwd[r] >= 64 else m0[r]):
-                            up_within(z, z, pwd[r], kup[r], lo, cap)
+                        if m0[r] and not (kt.when_stuck and accepts[kt.drawn[r]] & seen):
+                            closing |= np.int64(1) << r
+                    # what lies above W's last word is cleared by the AND
+                    close_up(z, closing, m0, pwd, kup, lo, last_word(w_rows, wi))
                     and_into(z, w_rows, wi)
                     lo = _first_word(z)
                     hi = _last_word(z)
