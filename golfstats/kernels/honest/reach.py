@@ -131,10 +131,7 @@ def _last_word(row):
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def _is_zero(row):
-    for i in range(row.shape[0]):
-        if row[i]:
-            return False
-    return True
+    return _first_word(row) == row.shape[0]
 
 
 @nb.njit(cache=True, nogil=True)

@@ -64,12 +64,13 @@ def accepting_tops(play_next):
 
 
 @nb.njit(cache=True, nogil=True)
-def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos):
+def _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos):
     """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (``bv[t, i]``: top
     t at state i, one array of the block's states per top, so that reading one top's
     values of many states, as the draws below and most plays do, touches a small array;
     the last column is all 0, the column of every state outside the block), ``pos[g]``
-    their columns; ``vg[g]`` the p of the block's drawn-from states (0 elsewhere).
+    their columns; ``vg[g]`` the p of the block's drawn-from states (0 elsewhere);
+    ``upw`` the dense codes' place values (``pw``) as unsigned integers.
     ``wide``: some card makes different tops from different tops (dead Queens, jokers);
     else ``width`` (at most ``WIDE``): the most tops that accept one card."""
     play_next = kt.play_next
@@ -77,7 +78,6 @@ def _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, v
     n_tops = play_next.shape[0]
     # the indices read from arrays (g, x, ci, t) are unsigned: numba tests a signed index
     # for a negative value (Python's wrap-around) at every access, an unsigned one not
-    upw = pw.astype(np.uint64)
     for i in range(nq):
         g = U(ql[i])
         pos[g] = i
@@ -144,6 +144,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
         width = max(width, inv_n[x])
         if acc_of[x] and (after_of[x] < 0 or inv_n[x] > WIDE):
             wide = True
+    upw = pw.astype(np.uint64)  # (``_block_dp``'s indices are unsigned)
     zero_col = bv.shape[1] - 1
     bv[:, zero_col] = 0.0
     ql = scratch[0]
@@ -184,7 +185,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
         for k in range(nd):
             vg[dl[k]] = vals_j[base + k]
         valued += nq
-        _block_dp(kt, exposed, pw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos)
+        _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos)
         if j == 0:
             value = _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
         else:
