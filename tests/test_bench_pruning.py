@@ -1,0 +1,37 @@
+"""``benchmarks/bench_pruning.py``: its search from the top gives the table's p, and its
+counts keep their order (the policy's states within those followed with ties, within Dr,
+and within what Star1 expands), on mid-game positions (8 stock cards) of the three king rules."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from golfstats.goals import Goal
+from golfstats.honest_table import Keep, compute
+from golfstats.rules import parse_variant
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import bench_optimal  # noqa: E402
+import bench_pruning  # noqa: E402
+
+
+@pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt"])
+def test_star1_gives_the_tables_p_and_counts_keep_their_order(variant):
+    rules = parse_variant(variant)
+    winnable = 0
+    for board in bench_optimal.mid_boards(rules, 12, 3, 8):
+        s = compute(board, rules, Goal.WIN, keep=Keep.ALL)
+        winnable += s.win_p > 0
+        t, a = s.table, s.table.arrays
+        m0 = np.bincount(a.stock, minlength=14).astype(np.int64)
+        one = bench_pruning.support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, False)
+        tied = bench_pruning.support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, True)
+        p, expanded, distinct = bench_pruning.star1(t.kt, a.exposed, a.heights, t.top_id, m0,
+                                                    t.sol)
+        assert abs(p - s.win_p) <= 1e-12
+        assert one <= tied <= s.stats.drawn_from
+        assert distinct <= expanded and distinct <= s.stats.drawn_from
+        assert (one > 0) <= (s.win_p > 0)  # the policy's states have p > 0
+    assert winnable >= 2  # the search had something to do
