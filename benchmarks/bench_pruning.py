@@ -5,14 +5,15 @@
 
 The value pass (goal win, docs/honest-play.md) values every drawn-from state some order
 of the stock can still win from (``Stats.drawn_from``, Dr).  A search from the top that
-skips states with bounds can value no fewer than the optimal policy visits, and it pays
+skips states with bounds values at least the states of one optimal policy, and it pays
 for the moves it does not take by bounding them.  Per PySolFC deal, from every p of the
 deal (goal win, the table kept for all orders) this prints:
 
 * ``support``: the drawn-from states with p > 0 that the optimal policy visits over every
   order of the stock (after each turned card, the endpoint with the largest p, then the
-  fewest cards left, then the first: ``play.play_winp``'s choice).  Every exact search
-  values at least these.  ``with ties``: following every endpoint within TOL of the best.
+  fewest cards left, then the first: ``play.play_winp``'s choice; another tie-break
+  gives another optimal policy).  ``with ties``: following every endpoint within TOL of
+  the best.
 * ``star1`` (``--star1``): the drawn-from states an exact search from the top expands when
   its only bounds are the kernel's (p in [0, 1]; p = 0 exactly outside Dr, W), with the
   best ordering the table can give it: at a turned card the best endpoint is valued
@@ -22,8 +23,9 @@ deal (goal win, the table kept for all orders) this prints:
   ``expanded`` counts every expansion (a state proven again under a lower bound counts
   again), ``distinct`` the states.
 
-Nothing here is timed: the figures are counts (benchmarks/README.md, "A search from the
-top: measured, not built").  Every p is kept, so a large putt-putt deal needs gigabytes.
+The figures are counts (the seconds at the end of a line are the whole line's); what they
+mean for the design is in docs/honest-play.md, "A search from the top: measured, not
+built".  Every p is kept, so a large putt-putt deal needs gigabytes.
 """
 
 from __future__ import annotations

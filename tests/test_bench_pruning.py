@@ -1,6 +1,7 @@
 """``benchmarks/bench_pruning.py``: its search from the top gives the table's p, and its
-counts keep their order (the policy's states within those followed with ties, within Dr,
-and within what Star1 expands), on mid-game positions (8 stock cards) of the three king rules."""
+counts keep their order (the policy's states within those followed with ties, within Dr;
+Star1's distinct states within its expansions and within Dr), on mid-game positions (8
+stock cards) of the three king rules."""
 
 import sys
 from pathlib import Path
