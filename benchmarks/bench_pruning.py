@@ -43,45 +43,29 @@ import numpy as np  # noqa: E402
 from numba import types  # noqa: E402
 from numba.typed import Dict  # noqa: E402
 
-from golfstats.kernels.core import powers  # noqa: E402
+from golfstats.kernels.core import decode, powers  # noqa: E402
 from golfstats.kernels.golf.chains import chain_candidates, enumerate_chains  # noqa: E402
+from golfstats.kernels.honest.play import endpoint_p  # noqa: E402
 from golfstats.kernels.honest.policy import p_of  # noqa: E402
 from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, TOL, d_codes  # noqa: E402
-
-#: An endpoint's kind: a drawn-from state, the cleared tableau (p = 1), out of stock (p = 0).
-STATE, CLEARED, OUT = 0, 1, 2
 
 
 @nb.njit(cache=True)
 def _ends(kt, exposed, pw, heights, top, sol, d, k, n):
     """The endpoints a draw may follow after turning ``top`` at ``heights`` (D-code d, k
-    cards turned of n): dense codes, p, kind and cards left, in enumeration order."""
+    cards turned of n), in enumeration order: their dense codes, p and cards left.  One is
+    a drawn-from state when cards are left in both the tableau and the stock (``k < n``);
+    else its p is 1 (cleared) or 0 (out of stock)."""
     n_end, ends_h, ends_top, _, _, _ = enumerate_chains(kt, exposed, heights, top)
     cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
-    dense = np.zeros(n_c, np.int64)
-    vals = np.zeros(n_c)
-    kind = np.zeros(n_c, np.int64)
-    left = np.zeros(n_c, np.int64)
-    for ci in range(n_c):
-        for c in range(COLUMNS):
-            left[ci] += ends_h[cands[ci], c]
-            dense[ci] += ends_h[cands[ci], c] * pw[c]
-        if left[ci] == 0:
-            vals[ci] = 1.0
-            kind[ci] = CLEARED
-        elif k == n:
-            kind[ci] = OUT
-        else:
-            vals[ci] = p_of(sol, dense[ci], d)
-    return dense, vals, kind, left
+    vals, left, dense, _ = endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
+    return dense, vals, left
 
 
 @nb.njit(cache=True)
-def _heights(g, pw):
-    h = np.zeros(COLUMNS, np.int64)
-    for c in range(COLUMNS - 1, -1, -1):
-        h[c] = g // pw[c]
-        g -= h[c] * pw[c]
+def _heights(g, heights0):
+    h = np.empty(COLUMNS, np.int64)
+    decode(g, heights0, h)
     return h
 
 
@@ -93,11 +77,10 @@ def support(kt, exposed, heights0, top0, m0, sol, ties):
     pw, _, _ = powers(heights0)
     pwd, size, _, _ = d_codes(m0)
     seen = Dict.empty(types.int64, types.int64)
-    cap = 1 << 12
-    st_h = np.zeros((cap, COLUMNS), np.int64)
-    st_t = np.zeros(cap, np.int64)
-    st_d = np.zeros(cap, np.int64)
-    st_k = np.zeros(cap, np.int64)
+    st_h = np.zeros((1 << 12, COLUMNS), np.int64)
+    st_t = np.zeros(1 << 12, np.int64)
+    st_d = np.zeros(1 << 12, np.int64)
+    st_k = np.zeros(1 << 12, np.int64)
     st_h[0] = heights0
     st_t[0] = top0
     sp = 1
@@ -105,7 +88,7 @@ def support(kt, exposed, heights0, top0, m0, sol, ties):
         sp -= 1
         d = st_d[sp]
         k = st_k[sp]
-        dense, vals, kind, left = _ends(kt, exposed, pw, st_h[sp].copy(), st_t[sp], sol, d, k, n)
+        dense, vals, left = _ends(kt, exposed, pw, st_h[sp].copy(), st_t[sp], sol, d, k, n)
         if vals.shape[0] == 0:
             continue
         best = vals.max()
@@ -116,13 +99,18 @@ def support(kt, exposed, heights0, top0, m0, sol, ties):
             if vals[ci] >= best - TOL and (pick < 0 or left[ci] < left[pick]):
                 pick = ci
         for ci in range(vals.shape[0]):
-            if not (ci == pick or (ties and vals[ci] >= best - TOL)) or kind[ci] != STATE:
+            if not (ci == pick or (ties and vals[ci] >= best - TOL)) or left[ci] == 0 or k == n:
                 continue
             key = dense[ci] * size + d
             if key in seen:
                 continue
             seen[key] = 1
-            h = _heights(dense[ci], pw)
+            h = _heights(dense[ci], heights0)
+            if sp + STOCK_KINDS > st_t.shape[0]:  # room for every kind's push
+                st_h = np.concatenate((st_h, np.zeros_like(st_h)))
+                st_t = np.concatenate((st_t, np.zeros_like(st_t)))
+                st_d = np.concatenate((st_d, np.zeros_like(st_d)))
+                st_k = np.concatenate((st_k, np.zeros_like(st_k)))
             for r in range(STOCK_KINDS):
                 if m0[r] - (d // pwd[r]) % (m0[r] + 1) > 0:
                     st_h[sp] = h
@@ -134,7 +122,7 @@ def support(kt, exposed, heights0, top0, m0, sol, ties):
 
 
 @nb.njit(cache=True)
-def _star1(kt, exposed, pw, m0, pwd, size, n, sol, g, d, k, a, exact, upper, count):
+def _star1(kt, exposed, heights0, pw, m0, pwd, size, n, sol, g, d, k, a, exact, upper, count):
     """Star1 at the drawn-from state (g, d), k cards turned: its p (a < 0), or a proven
     upper bound <= a on it (a >= 0, which the table says holds).  ``count[0]``: expansions."""
     key = g * size + d
@@ -146,39 +134,42 @@ def _star1(kt, exposed, pw, m0, pwd, size, n, sol, g, d, k, a, exact, upper, cou
         if upper[key] <= a + 1e-12:
             return upper[key]
     count[0] += 1
-    heights = _heights(g, pw)
+    heights = _heights(g, heights0)
     kinds = np.zeros(STOCK_KINDS, np.int64)
     probs = np.zeros(STOCK_KINDS)
-    bests = np.zeros(STOCK_KINDS)
     nr = 0
     for r in range(STOCK_KINDS):
         rest = m0[r] - (d // pwd[r]) % (m0[r] + 1) if m0[r] > 0 else 0
         if rest > 0:
-            vals = _ends(kt, exposed, pw, heights, kt.drawn[r], sol, d + pwd[r], k + 1, n)[1]
             kinds[nr] = r
             probs[nr] = rest / (n - k)
-            bests[nr] = vals.max() if vals.shape[0] > 0 else 0.0
             nr += 1
+    state = k + 1 < n  # after the turn, an endpoint with cards left is a drawn-from state
     if a < 0:
         total = 0.0
         for i in range(nr):
             r = kinds[i]
-            dense, vals, kind, _ = _ends(kt, exposed, pw, heights, kt.drawn[r], sol, d + pwd[r],
-                                         k + 1, n)
+            dense, vals, left = _ends(kt, exposed, pw, heights, kt.drawn[r], sol, d + pwd[r],
+                                      k + 1, n)
             if vals.shape[0] == 0:
                 continue
             b = np.argmax(vals)
             v = vals[b]
-            if kind[b] == STATE:
-                v = _star1(kt, exposed, pw, m0, pwd, size, n, sol, dense[b], d + pwd[r], k + 1,
-                           -1.0, exact, upper, count)
+            if state and left[b] > 0:
+                v = _star1(kt, exposed, heights0, pw, m0, pwd, size, n, sol, dense[b], d + pwd[r],
+                           k + 1, -1.0, exact, upper, count)
             for ci in range(vals.shape[0]):
-                if ci != b and kind[ci] == STATE:
-                    _star1(kt, exposed, pw, m0, pwd, size, n, sol, dense[ci], d + pwd[r], k + 1,
-                           v, exact, upper, count)
+                if ci != b and state and left[ci] > 0:
+                    _star1(kt, exposed, heights0, pw, m0, pwd, size, n, sol, dense[ci],
+                           d + pwd[r], k + 1, v, exact, upper, count)
             total += probs[i] * v
         exact[key] = total
         return total
+    bests = np.zeros(nr)  # the best p after each kind: the order of the proof
+    for i in range(nr):
+        r = kinds[i]
+        vals = _ends(kt, exposed, pw, heights, kt.drawn[r], sol, d + pwd[r], k + 1, n)[1]
+        bests[i] = vals.max() if vals.shape[0] > 0 else 0.0
     bound = probs[:nr].sum()
     for i in np.argsort(-(probs[:nr] * (1.0 - bests[:nr])), kind="mergesort"):
         if bound <= a + 1e-12:
@@ -188,13 +179,13 @@ def _star1(kt, exposed, pw, m0, pwd, size, n, sol, g, d, k, a, exact, upper, cou
             continue
         need = max(need, bests[i])
         r = kinds[i]
-        dense, vals, kind, _ = _ends(kt, exposed, pw, heights, kt.drawn[r], sol, d + pwd[r],
-                                     k + 1, n)
+        dense, vals, left = _ends(kt, exposed, pw, heights, kt.drawn[r], sol, d + pwd[r],
+                                  k + 1, n)
         b = 0.0
         for ci in range(vals.shape[0]):
-            if kind[ci] == STATE:
-                b = max(b, _star1(kt, exposed, pw, m0, pwd, size, n, sol, dense[ci], d + pwd[r],
-                                  k + 1, need, exact, upper, count))
+            if state and left[ci] > 0:
+                b = max(b, _star1(kt, exposed, heights0, pw, m0, pwd, size, n, sol, dense[ci],
+                                  d + pwd[r], k + 1, need, exact, upper, count))
             else:
                 b = max(b, vals[ci])
         bound -= probs[i] * (1.0 - b)
@@ -210,16 +201,17 @@ def star1(kt, exposed, heights0, top0, m0, sol) -> tuple[float, int, int]:
     exact = Dict.empty(types.int64, types.float64)
     upper = Dict.empty(types.int64, types.float64)
     count = np.zeros(1, np.int64)
-    dense, vals, kind, _ = _ends(kt, exposed, pw, heights0, top0, sol, 0, 0, n)
+    dense, vals, left = _ends(kt, exposed, pw, heights0, top0, sol, 0, 0, n)
+    state = (left > 0) & (n > 0)  # the endpoints that are drawn-from states
     b = int(np.argmax(vals))
     v = float(vals[b])
-    if kind[b] == STATE:
-        v = _star1(kt, exposed, pw, m0, pwd, size, n, sol, int(dense[b]), 0, 0, -1.0, exact,
-                   upper, count)
+    if state[b]:
+        v = _star1(kt, exposed, heights0, pw, m0, pwd, size, n, sol, int(dense[b]), 0, 0, -1.0,
+                   exact, upper, count)
     for ci in range(len(vals)):
-        if ci != b and kind[ci] == STATE:
-            _star1(kt, exposed, pw, m0, pwd, size, n, sol, int(dense[ci]), 0, 0, v, exact,
-                   upper, count)
+        if ci != b and state[ci]:
+            _star1(kt, exposed, heights0, pw, m0, pwd, size, n, sol, int(dense[ci]), 0, 0, v,
+                   exact, upper, count)
     return v, int(count[0]), len(set(exact.keys()) | set(upper.keys()))
 
 
