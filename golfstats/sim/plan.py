@@ -153,10 +153,10 @@ class Chunk:
         return f"chunk {self.index} (deals {self.start}-{self.stop - 1})"
 
 
-def plan_chunks(n: int, chunk_size: int) -> list[Chunk]:
-    """The chunks of ``n`` deals, in order; they cover ``0 .. n-1`` exactly once."""
+def plan_chunks(n: int, chunk_size: int, first: int = 0) -> list[Chunk]:
+    """The chunks of deals ``first .. n-1``, in order; they cover them exactly once."""
     return [Chunk(i, start, min(start + chunk_size, n))
-            for i, start in enumerate(range(0, n, chunk_size))]
+            for i, start in enumerate(range(first, n, chunk_size))]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import json
 import os
 import platform
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -52,9 +52,11 @@ class LedgerError(ValueError):
 
 @dataclass(frozen=True)
 class PlannedRun:
-    """One run of the study: ``policies`` on deals 0..n-1 of ``seed``, in chunks of
+    """One run of the study: ``policies`` on deals first..n-1 of ``seed``, in chunks of
     ``chunk_size`` (a multiple of 18, so that rounds of 9 and 18 holes never straddle
-    two chunks and the chunks' match play adds up to the run's)."""
+    two chunks and the chunks' match play adds up to the run's).  ``first`` is 0 but for
+    a record run, which continues its rule set's main run (deals first..n-1 played by
+    one player, their tallies added to the main run's)."""
 
     name: str
     variant: str
@@ -62,9 +64,15 @@ class PlannedRun:
     n: int
     seed: int
     chunk_size: int
+    first: int = 0
+
+    @property
+    def count(self) -> int:
+        """The deals the run plays."""
+        return self.n - self.first
 
     def chunks(self) -> list[Chunk]:
-        return plan_chunks(self.n, self.chunk_size)
+        return plan_chunks(self.n, self.chunk_size, self.first)
 
     def sim_config(self, workers: int = 1):
         from golfstats.policies import policies_from_names
@@ -177,6 +185,14 @@ class RunTallies:
     def complete(self) -> bool:
         return self.chunks_done == self.chunks
 
+    def plus(self, other: RunTallies) -> RunTallies:
+        """These tallies with ``other``'s (a record run continuing this one) added: the
+        policies they share rest on both runs' deals; pairs stay this run's."""
+        return replace(self, tally=merge_tallies([self.tally, other.tally]),
+                       seconds=self.seconds + other.seconds,
+                       sittings=tuple(sorted(set(self.sittings) | set(other.sittings))),
+                       machines=tuple(sorted(set(self.machines) | set(other.machines))))
+
     def as_run(self, ledger: Path) -> Run:
         """A ``runs.Run`` without deal rows (what reports read)."""
         info = {"n": self.run.n, "variant": self.run.variant, "seed": self.run.seed,
@@ -215,7 +231,7 @@ def play_run(ledger: Path, run: PlannedRun, workers: int, progress: bool,
     held = sum(r.chunk.count for r in done.values())
     note(f"  {run.name}: {len(done)} of {len(run.chunks())} chunks in the ledger, {len(todo)} to play")
     with run_logging(log_file, "INFO"), open_backend("local", workers, None, "INFO") as play, \
-            RunProgress(run.n, held, run.name, progress, run.policies) as bar:
+            RunProgress(run.count, held, run.name, progress, run.policies) as bar:
         if done:
             merged = merge_tallies([r.tally for r in done.values()]).to_dicts()
             by_policy = {r["policy"]: r for r in merged}

@@ -48,6 +48,8 @@ SAMPLING_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
 #: The rule sets whose clairvoyant win rate is measured to ``half_width`` (the published
 #: Golf-A, Golf-B and Golf-C); the others to ``other_half_width``.
 PRECISE_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
+#: The rule sets with a record run (Golf-B: the published figure most precise).
+RECORD_VARIANTS = ("queens-on-kings",)
 #: Honest compiled players: a short pilot's time is mostly loading compiled code, so
 #: their measured cost per deal is capped at this (they run at ~0.01-0.5 ms/deal).
 HONEST_COST_CAP = 0.002
@@ -88,6 +90,10 @@ class StudyConfig:
     optimal_max_n: int = 300
     optimal_target: float = 0.025
     optimal_max_bytes: int = 8_000_000_000  # per deal (per worker): putt-putt deals need 4-11 GB
+    #: Record runs: the clairvoyant player alone on more deals of these rule sets, for a
+    #: +/- ``record_half_width`` interval on their clairvoyant win rate (``RecordPlan``).
+    record_variants: tuple[str, ...] = RECORD_VARIANTS
+    record_half_width: float = 0.0003
 
     def scaled(self, n: int, floor: int = 20) -> int:
         return max(floor, round(n * self.scale))
@@ -97,12 +103,20 @@ class StudyConfig:
         return self.half_width if variant in PRECISE_VARIANTS else self.other_half_width
 
     def plan_key(self) -> dict:
-        """The settings that fix the plan's sizes (a kept plan is reused when they match)."""
+        """The settings that fix the plan's sizes (a kept plan is reused when they match;
+        ``ADDITIVE`` ones only add runs to it)."""
         return {"seed": self.seed, "variants": list(self.variants), "half_width": self.half_width,
                 "other_half_width": self.other_half_width, "pilot_n": self.pilot_n,
                 "min_n": self.min_n, "max_n": self.max_n, "scale": self.scale,
                 "hours_budget": self.hours_budget, "honest_hours": self.honest_hours,
-                "sampling_n": self.sampling_n, "sampling_variants": list(self.sampling_variants)}
+                "sampling_n": self.sampling_n, "sampling_variants": list(self.sampling_variants),
+                "record_variants": list(self.record_variants),
+                "record_half_width": self.record_half_width}
+
+
+#: Settings of the plan key that only add runs to a kept plan (its main runs unchanged):
+#: a later edition of the study may change them, and its plan is extended, not refused.
+ADDITIVE = ("sampling_n", "sampling_variants", "record_variants", "record_half_width")
 
 
 @dataclass
@@ -116,6 +130,33 @@ class VariantPlan:
     seconds_per_deal: float  # all study policies on one deal, one core
     est_seconds: float  # wall time on the study's workers
     achieved_half_width: float | None = None
+
+
+@dataclass(frozen=True)
+class RecordPlan:
+    """A record run: the clairvoyant player alone continues the main run of ``variant``
+    (deals ``base_n .. n-1``) so that its win rate over deals ``0 .. n-1`` has a Wilson
+    interval of +/- ``half_width``, planned at ``p_plan``, the point of the main run's own
+    interval nearest 1/2 (sized once, from the finished main run, and kept in the plan)."""
+
+    variant: str
+    half_width: float
+    base_n: int
+    base_wins: int
+    p_plan: float
+    n: int
+    seconds_per_deal: float  # the clairvoyant player alone, one core (the main run's mean)
+
+    @staticmethod
+    def size(variant: str, half_width: float, base_n: int, base_wins: int,
+             seconds_per_deal: float) -> RecordPlan:
+        p = planning_rate(base_wins, base_n)
+        return RecordPlan(variant, half_width, base_n, base_wins, p,
+                          max(base_n, required_n(p, half_width)), seconds_per_deal)
+
+    @property
+    def est_core_seconds(self) -> float:
+        return (self.n - self.base_n) * self.seconds_per_deal
 
 
 def required_n(p: float, half_width: float = 0.005, z: float = Z95) -> int:

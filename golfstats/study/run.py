@@ -23,12 +23,15 @@ from golfstats.study.ledger import (
     write_json,
 )
 from golfstats.study.plan import (
+    ADDITIVE,
     CLAIRVOYANT,
     HONEST_COST_CAP,
+    PARALLEL_EFFICIENCY,
     REFERENCE,
     SAMPLING_COST,
     SAMPLING_POLICY,
     STUDY_POLICIES,
+    RecordPlan,
     StudyConfig,
     VariantPlan,
     chunk_size,
@@ -68,7 +71,7 @@ class _Parts:
     seconds, does not count)."""
 
     def __init__(self, estimates: list[float], say: Callable[[str], None]) -> None:
-        self._estimates, self._say = estimates, say
+        self._estimates, self.say = estimates, say
         self._k, self._spent, self._planned = 0, 0.0, 0.0
         self._began: float | None = None
 
@@ -78,7 +81,7 @@ class _Parts:
         if self._planned > 0:
             left *= self._spent / self._planned
         self._k += 1
-        self._say(f"[{self._k}/{len(self._estimates)}] {text}; about {left / 60:.0f} min left in all")
+        self.say(f"[{self._k}/{len(self._estimates)}] {text}; about {left / 60:.0f} min left in all")
         self._began = time.perf_counter()
 
     def _finish(self) -> None:
@@ -100,32 +103,77 @@ _BUDGET_SETTINGS = ("hours_budget", "honest_hours")
 
 
 def _kept_plan(config: StudyConfig, ledger: Path
-               ) -> tuple[StudyConfig, list[VariantPlan], list[PlannedRun]] | None:
+               ) -> tuple[StudyConfig, list[VariantPlan], list[RecordPlan]] | None:
     """The plan an earlier sitting made (``ledger/plan.json``), with ``config`` carrying the
     budget it was sized for, or None when the ledger has no plan.  A plan made with other
-    deal-fixing settings (seed, variants, targets, scale) is an error, never overwritten."""
+    deal-fixing settings (seed, variants, targets, scale) is an error, never overwritten;
+    other ``ADDITIVE`` settings only add runs to it."""
     kept = read_json(ledger / PLAN_FILE)
     if not kept:
         return None
     made, wanted = kept.get("key", {}), config.plan_key()
-    differ = [k for k in wanted if k not in _BUDGET_SETTINGS and made.get(k) != wanted[k]]
+    fixed = [k for k in wanted if k not in _BUDGET_SETTINGS and k not in ADDITIVE]
+    differ = [k for k in fixed if made.get(k) != wanted[k]]
     if differ:
         settings = ", ".join(f"{k} {made.get(k)!r} (asked: {wanted[k]!r})" for k in differ)
         raise StudyError(f"{ledger / PLAN_FILE} holds a plan made with other settings: {settings}; "
                          "run with the plan's settings, or give another --out")
     config = replace(config, **{k: made[k] for k in _BUDGET_SETTINGS if k in made})
-    return (config, [VariantPlan(**p) for p in kept["plans"]],
-            [PlannedRun(**{**r, "policies": tuple(r["policies"])}) for r in kept["runs"]])
+    records = [RecordPlan(**r) for r in kept.get("records", [])]
+    return config, [VariantPlan(**p) for p in kept["plans"]], records
 
 
-def _pilot_run(rules_id: str, n: int, config: StudyConfig) -> Path:
+def _write_plan(config: StudyConfig, plans: list[VariantPlan], records: list[RecordPlan],
+                runs: list[PlannedRun]) -> None:
+    data = {"key": config.plan_key(), "plans": [asdict(p) for p in plans],
+            "records": [asdict(r) for r in records], "runs": [asdict(r) for r in runs]}
+    if read_json(config.out / LEDGER / PLAN_FILE) != data:
+        write_json(config.out / LEDGER / PLAN_FILE, data)
+
+
+def _plan_records(config: StudyConfig, plans: list[VariantPlan], kept: list[RecordPlan],
+                  say: Callable[[str], None]) -> list[RecordPlan]:
+    """The record runs: kept ones as planned, new ones sized from their finished main run
+    (a main run not yet finished sizes its record in a later sitting), their cost from a
+    pilot of the clairvoyant player alone."""
+    records = []
+    for variant in config.record_variants:
+        same = [r for r in kept if r.variant == variant and r.half_width == config.record_half_width]
+        if same:
+            records.append(same[0])
+            continue
+        main = next((p for p in plans if p.variant == variant), None)
+        if main is None:
+            continue
+        t = run_tallies(config.out / LEDGER, _main_run(config, main))
+        if not t.complete:
+            say(f"  record of {variant}: planned once its main run is finished")
+            continue
+        exact = t.tally.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
+        pilot = load_run(_pilot_run(variant, config.scaled(config.pilot_n), config, (CLAIRVOYANT,)))
+        record = RecordPlan.size(variant, config.record_half_width, exact["n"], exact["wins"],
+                                 cost_per_deal(pilot, has_stock=True))
+        say(f"  record of {variant}: {record.n:,} deals for +/-{100 * record.half_width:.3f}%, "
+            f"{record.n - record.base_n:,} more, about {record.est_core_seconds / 3600:.1f} one-core hours")
+        records.append(record)
+    return records
+
+
+def _main_run(config: StudyConfig, p: VariantPlan) -> PlannedRun:
+    return PlannedRun(f"{p.variant}-n{p.n}-s{config.seed}", p.variant, STUDY_POLICIES, p.n,
+                      config.seed, chunk_size(p.seconds_per_deal))
+
+
+def _pilot_run(rules_id: str, n: int, config: StudyConfig,
+               policies: tuple[str, ...] = STUDY_POLICIES) -> Path:
     """Run, resume or reuse a pilot's simulate run (kept in the ignored ``OUT/runs/pilot``)."""
     from golfstats.policies import policies_from_names
     from golfstats.rules import parse_variant
     from golfstats.sim import SimConfig, run_or_reuse
 
-    out = config.out / "runs" / "pilot" / f"{rules_id}-n{n}-s{config.seed}"
-    sim = SimConfig(rules=parse_variant(rules_id), policies=policies_from_names(STUDY_POLICIES),
+    name = "-".join([rules_id, *(() if policies == STUDY_POLICIES else policies)])
+    out = config.out / "runs" / "pilot" / f"{name}-n{n}-s{config.seed}"
+    sim = SimConfig(rules=parse_variant(rules_id), policies=policies_from_names(policies),
                     n=n, seed=config.seed, goal="strokes", workers=config.workers, out=out)
     try:
         return Path(run_or_reuse(sim, progress=config.progress,
@@ -152,21 +200,26 @@ def _make_plan(config: StudyConfig, say: Callable[[str], None]
             f"{1000 * pilots[variant][2]:.1f} ms/deal for the four policies")
     plans = plan_sizes(pilots, config, time.perf_counter() - started)
     runs = planned_runs(config, plans)
-    write_json(config.out / LEDGER / PLAN_FILE, {
-        "key": config.plan_key(), "plans": [asdict(p) for p in plans], "runs": [asdict(r) for r in runs]})
+    _write_plan(config, plans, [], runs)
     return plans, runs
 
 
-def planned_runs(config: StudyConfig, plans: list[VariantPlan]) -> list[PlannedRun]:
-    """The main run of every variant, then the sampling runs (sampling beside the reference
-    player, so that their comparison is paired within one run)."""
-    runs = [PlannedRun(f"{p.variant}-n{p.n}-s{config.seed}", p.variant, STUDY_POLICIES, p.n,
-                       config.seed, chunk_size(p.seconds_per_deal)) for p in plans]
+def planned_runs(config: StudyConfig, plans: list[VariantPlan],
+                 records: list[RecordPlan] = ()) -> list[PlannedRun]:
+    """The main run of every variant, the sampling runs (sampling beside the reference
+    player, so that their comparison is paired within one run), then the record runs."""
+    runs = [_main_run(config, p) for p in plans]
     n = config.scaled(config.sampling_n, 10)
     runs += [PlannedRun(f"{v}-sampling-n{n}-s{config.seed}", v, (SAMPLING_POLICY, REFERENCE), n,
                         config.seed, chunk_size(SAMPLING_COST + HONEST_COST_CAP))
              for v in config.sampling_variants]
+    runs += [record_run(config, r) for r in records]
     return runs
+
+
+def record_run(config: StudyConfig, r: RecordPlan) -> PlannedRun:
+    return PlannedRun(f"{r.variant}-{CLAIRVOYANT}-n{r.n}-s{config.seed}", r.variant, (CLAIRVOYANT,),
+                      r.n, config.seed, chunk_size(r.seconds_per_deal), first=r.base_n)
 
 
 @dataclass
@@ -179,21 +232,29 @@ class StudyResult:
     optimum: list = field(default_factory=list)  # study.optimum.OptimumResult per rule set
 
 
-def _progress_lines(config: StudyConfig, plans: list[VariantPlan], runs: list[PlannedRun],
-                    say: Callable[[str], None]) -> list[float]:
+def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list[RecordPlan],
+                    runs: list[PlannedRun], say: Callable[[str], None]) -> list[float]:
     """Say what the ledger holds and what is left of each part; returns the parts' estimated
-    seconds left (runs, then the optimum)."""
+    seconds left, in the order they are played (runs, the optimum, the record runs)."""
     ledger = config.out / LEDGER
     estimates = {p.variant: p.est_seconds for p in plans}
-    left = []
-    say(f"plan: {sum(r.n for r in runs)} deals in {len(runs)} runs; the ledger {ledger} holds:")
+    rate = config.workers * PARALLEL_EFFICIENCY
+    record_estimates = {r.variant: (r.n - r.base_n) * r.seconds_per_deal / rate for r in records}
+    left, records_left = [], []
+    say(f"plan: {sum(r.count for r in runs):,} deals in {len(runs)} runs; the ledger {ledger} holds:")
     for run in runs:
         t = run_tallies(ledger, run)
-        whole = estimates.get(run.variant) if run.policies == STUDY_POLICIES else sampling_seconds(config)
-        part_left = whole * (1 - t.deals_done / run.n)
-        left.append(part_left)
+        if run.first:  # a record run
+            whole = record_estimates.get(run.variant, 0.0)
+        elif run.policies == STUDY_POLICIES:
+            whole = estimates.get(run.variant, 0.0)
+        else:
+            whole = sampling_seconds(config)
+        part_left = whole * (1 - t.deals_done / run.count)
+        (records_left if run.first else left).append(part_left)
         state = "done" if t.complete else f"~{part_left / 60:.1f} min left"
-        say(f"  {run.name}: {t.deals_done:,} of {run.n:,} deals ({t.chunks_done}/{t.chunks} chunks), {state}")
+        say(f"  {run.name}: {t.deals_done:,} of {run.count:,} deals "
+            f"({t.chunks_done}/{t.chunks} chunks), {state}")
     for variant in config.optimal_variants:
         from golfstats.study.optimum import valued_count
 
@@ -204,8 +265,31 @@ def _progress_lines(config: StudyConfig, plans: list[VariantPlan], runs: list[Pl
         left.append(part_left)
         say(f"  optimal on {variant}: {valued} deals valued, at least {least} (more if the interval "
             f"needs them, at most {config.scaled(config.optimal_max_n, 3)}), ~{part_left / 60:.0f} min left")
+    left += records_left
     say(f"about {sum(left) / 60:.0f} min left in all on {config.workers} workers")
     return left
+
+
+def _with_records(tallies: list[RunTallies]) -> list[RunTallies]:
+    """The main runs' tallies with their record runs' added (the clairvoyant player's figures
+    then rest on the record's deals), the record runs themselves left out."""
+    records = {t.run.variant: t for t in tallies if t.run.first}
+    out = []
+    for t in tallies:
+        if t.run.first:
+            continue
+        extra = records.get(t.run.variant) if t.run.policies == STUDY_POLICIES else None
+        out.append(t.plus(extra) if extra is not None else t)
+    return out
+
+
+def _play(config: StudyConfig, run: PlannedRun, parts: _Parts) -> None:
+    parts.begin(f"run {run.name}")
+    try:
+        play_run(config.out / LEDGER, run, config.workers, config.progress,
+                 config.out / "runs" / "study.log", parts.say)
+    except Exception as exc:  # SimError and worker failures: one line, the chunks are kept
+        raise StudyError(f"run {run.name} failed: {exc}") from exc
 
 
 def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) -> StudyResult:
@@ -216,23 +300,28 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
     (config.out / "runs").mkdir(parents=True, exist_ok=True)
     kept = _kept_plan(config, ledger)
     if kept is None:
-        plans, runs = _make_plan(config, say)
+        plans, _ = _make_plan(config, say)
+        records: list[RecordPlan] = []
     else:
-        config, plans, runs = kept
+        config, plans, records = kept
         say(f"plan: kept from {ledger / PLAN_FILE} (sized for --hours-budget {config.hours_budget:g})")
-    left = _progress_lines(config, plans, runs, say)
+    records = _plan_records(config, plans, records, say)
+    runs = planned_runs(config, plans, records)
+    _write_plan(config, plans, records, runs)
+    left = _progress_lines(config, plans, records, runs, say)
     if config.plan_only:
         return StudyResult(config.out, plans, [], time.perf_counter() - started)
 
     parts = _Parts(left, say)
-    for run in runs:
-        parts.begin(f"run {run.name}")
-        try:
-            play_run(ledger, run, config.workers, config.progress, config.out / "runs" / "study.log", say)
-        except Exception as exc:  # SimError and worker failures: one line, the chunks are kept
-            raise StudyError(f"run {run.name} failed: {exc}") from exc
-    result = StudyResult(config.out, plans, [run_tallies(ledger, r) for r in runs], 0.0)
+    main = [r for r in runs if not r.first]
+    for run in main:
+        _play(config, run, parts)
+    result = StudyResult(config.out, plans, [run_tallies(ledger, r) for r in main], 0.0)
     result.optimum = _optimum(config, plans, result.tallies, say, parts)
+    for run in runs:
+        if run.first:
+            _play(config, run, parts)
+    result.tallies = _with_records([run_tallies(ledger, r) for r in runs])
     say("writing tables, charts, report.html and README.md")
     from golfstats.study.outputs import write_outputs
 
