@@ -162,3 +162,36 @@ def test_a_plan_made_with_other_deals_is_refused_and_kept(tmp_path):
     with pytest.raises(StudyError, match="seed 7 .asked: 8."):
         run_study(StudyConfig(out=tmp_path, seed=8, variants=("strict",), plan_only=True))
     assert plan.read_bytes() == before
+
+
+def test_a_record_run_continues_its_main_run(tmp_path, monkeypatch):
+    """Golf-B's record: the clairvoyant player alone on the deals after the main run's; the
+    study's exact row rests on both runs' deals and equals one simulate run over them all,
+    the other players' rows on the main run's alone."""
+    import golfstats.study.plan as plan
+    from golfstats.policies import policies_from_names
+    from golfstats.runs import load_run
+    from golfstats.sim import SimConfig, run_simulation
+
+    monkeypatch.setattr(plan, "CHUNK_SECONDS", 1e-9)  # chunks of 18 deals
+    config = StudyConfig(out=tmp_path / "study", scale=0.00005, variants=("queens-on-kings",),
+                         sampling_variants=(), optimal_variants=(), record_half_width=0.0005,
+                         workers=1)
+    result = run_study(config)
+    (record,) = read_json_plan(config.out)["records"]
+    assert record["base_n"] < record["n"]
+    summary = pl.read_parquet(config.out / "summary.parquet")
+    rows = {r["policy"]: r for r in summary.iter_rows(named=True)}
+    assert rows["exact"]["n"] == record["n"] and rows["greedy"]["n"] == record["base_n"]
+    direct = load_run(run_simulation(SimConfig(
+        rules=parse_variant("queens-on-kings"), policies=policies_from_names(("exact",)),
+        n=record["n"], seed=config.seed, workers=1, out=tmp_path / "direct"))).summary.row(0, named=True)
+    assert (rows["exact"]["wins"], rows["exact"]["stroke_hist"]) == (direct["wins"], direct["stroke_hist"])
+    # the record run is folded into the main run's tallies, not listed as a run of its own
+    assert [t.run.name for t in result.tallies] == [f"queens-on-kings-n{record['base_n']}-s{config.seed}"]
+
+
+def read_json_plan(out):
+    import json
+
+    return json.loads((out / "ledger" / "plan.json").read_text())

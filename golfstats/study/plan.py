@@ -148,11 +148,13 @@ class RecordPlan:
     seconds_per_deal: float  # the clairvoyant player alone, one core (the main run's mean)
 
     @staticmethod
-    def size(variant: str, half_width: float, base_n: int, base_wins: int,
+    def size(variant: str, config: StudyConfig, base_n: int, base_wins: int,
              seconds_per_deal: float) -> RecordPlan:
+        """Sized as every run of the study: the n the half-width needs, times ``scale``."""
         p = planning_rate(base_wins, base_n)
-        return RecordPlan(variant, half_width, base_n, base_wins, p,
-                          max(base_n, required_n(p, half_width)), seconds_per_deal)
+        n = config.scaled(required_n(p, config.record_half_width))
+        return RecordPlan(variant, config.record_half_width, base_n, base_wins, p, max(base_n, n),
+                          seconds_per_deal)
 
     @property
     def est_core_seconds(self) -> float:

@@ -71,7 +71,7 @@ class _Parts:
     seconds, does not count)."""
 
     def __init__(self, estimates: list[float], say: Callable[[str], None]) -> None:
-        self._estimates, self.say = estimates, say
+        self._estimates, self.say = list(estimates), say
         self._k, self._spent, self._planned = 0, 0.0, 0.0
         self._began: float | None = None
 
@@ -83,6 +83,10 @@ class _Parts:
         self._k += 1
         self.say(f"[{self._k}/{len(self._estimates)}] {text}; about {left / 60:.0f} min left in all")
         self._began = time.perf_counter()
+
+    def expect(self, estimates) -> None:
+        """More parts, planned during the study (record runs whose main run just finished)."""
+        self._estimates += list(estimates)
 
     def _finish(self) -> None:
         if self._began is None:
@@ -151,7 +155,7 @@ def _plan_records(config: StudyConfig, plans: list[VariantPlan], kept: list[Reco
             continue
         exact = t.tally.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
         pilot = load_run(_pilot_run(variant, config.scaled(config.pilot_n), config, (CLAIRVOYANT,)))
-        record = RecordPlan.size(variant, config.record_half_width, exact["n"], exact["wins"],
+        record = RecordPlan.size(variant, config, exact["n"], exact["wins"],
                                  cost_per_deal(pilot, has_stock=True))
         say(f"  record of {variant}: {record.n:,} deals for +/-{100 * record.half_width:.3f}%, "
             f"{record.n - record.base_n:,} more, about {record.est_core_seconds / 3600:.1f} one-core hours")
@@ -318,6 +322,13 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
         _play(config, run, parts)
     result = StudyResult(config.out, plans, [run_tallies(ledger, r) for r in main], 0.0)
     result.optimum = _optimum(config, plans, result.tallies, say, parts)
+    if len(records) < len(config.record_variants):  # their main runs are finished now
+        before = {r.variant for r in records}
+        records = _plan_records(config, plans, records, say)
+        runs = planned_runs(config, plans, records)
+        _write_plan(config, plans, records, runs)
+        parts.expect(r.est_core_seconds / (config.workers * PARALLEL_EFFICIENCY) for r in records
+                     if r.variant not in before)
     for run in runs:
         if run.first:
             _play(config, run, parts)
