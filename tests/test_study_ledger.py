@@ -9,6 +9,7 @@ values in test_odds and test_honest_twin).
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -189,9 +190,17 @@ def test_a_record_run_continues_its_main_run(tmp_path, monkeypatch):
     assert (rows["exact"]["wins"], rows["exact"]["stroke_hist"]) == (direct["wins"], direct["stroke_hist"])
     # the record run is folded into the main run's tallies, not listed as a run of its own
     assert [t.run.name for t in result.tallies] == [f"queens-on-kings-n{record['base_n']}-s{config.seed}"]
+    # --no-play: the outputs from what the ledger holds; a chunk missing is not played
+    folder = config.out / "ledger" / f"queens-on-kings-exact-n{record['n']}-s{config.seed}"
+    chunks = sorted(folder.glob("chunk-*.json"))
+    gone = json.loads(chunks[-1].read_text())
+    chunks[-1].unlink()
+    run_study(StudyConfig(**{**config.__dict__, "play": False}))
+    assert len(list(folder.glob("chunk-*.json"))) == len(chunks) - 1
+    exact = pl.read_parquet(config.out / "summary.parquet").filter(pl.col("policy") == "exact")
+    start, stop = gone["chunk"][1:]
+    assert exact["n"].to_list() == [record["n"] - (stop - start)]
 
 
 def read_json_plan(out):
-    import json
-
     return json.loads((out / "ledger" / "plan.json").read_text())

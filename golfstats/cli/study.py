@@ -37,6 +37,10 @@ def study(
              "again by a later sitting with a larger budget.")] = 8.0,
     plan_only: Annotated[bool, typer.Option(
         "--plan-only", help="Run the pilot, print the plan and its time estimate, stop.")] = False,
+    no_play: Annotated[bool, typer.Option(
+        "--no-play", help="Play and value nothing: write the outputs from what the ledger "
+                          "holds (an unfinished part's figures rest on the deals it has "
+                          "finished, and the README says so).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
 ) -> None:
     """The committed study: every king rule with/without 2 jokers and empty-start, plus
@@ -68,7 +72,8 @@ def study(
     config = StudyConfig(out=out, seed=seed, hours_budget=hours_budget, scale=scale,
                          workers=workers or os.cpu_count() or 1, variants=chosen,
                          sampling_variants=tuple(v for v in SAMPLING_VARIANTS if v in chosen),
-                         progress=not quiet, plan_only=plan_only, optimal_variants=optimal_variants,
+                         progress=not quiet, plan_only=plan_only, play=not no_play,
+                         optimal_variants=optimal_variants,
                          optimal_max_bytes=int(max_memory * 1e9))
     try:
         result = run_study(config, note=typer.echo)

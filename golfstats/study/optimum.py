@@ -64,6 +64,7 @@ class OptimumPlan:
     workers: int = 1
     max_bytes: int = 8_000_000_000  # memory budget of one deal's computation on a worker
     alone_bytes: int = 0  # ... valued again alone, after its batch (0: max_bytes)
+    value_more: bool = True  # False: estimate from the deals the ledger holds, value none
 
     @property
     def retry_bytes(self) -> int:
@@ -224,13 +225,17 @@ def estimate(rows: pl.DataFrame, exact_rate: float) -> tuple[MeanEstimate, MeanE
 
 
 def run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None] = lambda _m: None
-                ) -> OptimumResult:
-    """Value deals of ``plan.variant`` until the target is met (see the module doc)."""
+                ) -> OptimumResult | None:
+    """Value deals of ``plan.variant`` until the target is met (see the module doc); with
+    ``plan.value_more`` False, the estimate from the deals the ledger holds (None when
+    fewer than 3)."""
     folder = run_dir(ledger, plan)
     folder.mkdir(parents=True, exist_ok=True)
     pool = None
     try:
-        rows = _retry_unresolved(folder, plan, read_rows(folder), say)
+        rows = read_rows(folder)
+        if plan.value_more:
+            rows = _retry_unresolved(folder, plan, rows, say)
         valued = False  # a batch valued in this call: report the estimate
         while True:
             n = _prefix(rows)
@@ -243,8 +248,10 @@ def run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None] = la
                     line += (f", mean win_p {regression.mean:.4f} [{regression.low:.4f}, "
                              f"{regression.high:.4f}] (plain {plain.mean:.4f} +/- {plain.half_width:.4f})")
                 say(line)
-            if whole and regression is not None and n >= plan.min_n and (
-                    regression.half_width <= plan.target or n >= plan.max_n):
+            if not plan.value_more and regression is None:
+                return None  # too few deals valued for an estimate
+            if regression is not None and (not plan.value_more or whole and n >= plan.min_n and (
+                    regression.half_width <= plan.target or n >= plan.max_n)):
                 return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target)
             if pool is None and plan.workers > 1:
                 import multiprocessing as mp

@@ -81,6 +81,9 @@ class StudyConfig:
     sampling_variants: tuple[str, ...] = SAMPLING_VARIANTS
     progress: bool = False
     plan_only: bool = False
+    #: Play nothing: write the outputs from what the ledger holds (an unfinished part's
+    #: figures rest on its finished chunks and valued deals, and say so).
+    play: bool = True
     #: Perfect play without peeking (``study.optimum``): the rule sets, the random stock
     #: orders of each deal's clairvoyant share, the deals valued at least and at most, and
     #: the target half-width of the mean chance of winning.

@@ -58,9 +58,13 @@ def _optimum(config: StudyConfig, plans: list[VariantPlan], tallies: list[RunTal
         plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
                            config.scaled(config.optimal_min_n, 3), config.scaled(config.optimal_max_n, 3),
                            config.optimal_target, workers=config.workers,
-                           max_bytes=config.optimal_max_bytes, alone_bytes=alone_bytes())
-        parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
-        results.append(run_optimum(plan, config.out / LEDGER, say))
+                           max_bytes=config.optimal_max_bytes, alone_bytes=alone_bytes(),
+                           value_more=config.play)
+        if config.play:
+            parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
+        result = run_optimum(plan, config.out / LEDGER, say)
+        if result is not None:
+            results.append(result)
     return results
 
 
@@ -316,20 +320,20 @@ def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) ->
     if config.plan_only:
         return StudyResult(config.out, plans, [], time.perf_counter() - started)
 
-    parts = _Parts(left, say)
+    parts = _Parts(left if config.play else [], say)
     main = [r for r in runs if not r.first]
-    for run in main:
+    for run in main if config.play else ():
         _play(config, run, parts)
     result = StudyResult(config.out, plans, [run_tallies(ledger, r) for r in main], 0.0)
     result.optimum = _optimum(config, plans, result.tallies, say, parts)
-    if len(records) < len(config.record_variants):  # their main runs are finished now
+    if config.play and len(records) < len(config.record_variants):  # main runs finished now
         before = {r.variant for r in records}
         records = _plan_records(config, plans, records, say)
         runs = planned_runs(config, plans, records)
         _write_plan(config, plans, records, runs)
         parts.expect(r.est_core_seconds / (config.workers * PARALLEL_EFFICIENCY) for r in records
                      if r.variant not in before)
-    for run in runs:
+    for run in runs if config.play else ():
         if run.first:
             _play(config, run, parts)
     result.tallies = _with_records([run_tallies(ledger, r) for r in runs])
