@@ -61,12 +61,16 @@ def report(
         "--out", "-o", help="Output directory (default: report/ inside the first run directory).")] = None,
     title: Annotated[str, typer.Option("--title", help="Title of the HTML page.")] = "golfstats report",
 ) -> None:
-    """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs,
-    with the par to print for each variant (as `golfstats par` gives it)."""
+    """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs.
+
+    The page opens with the answers (win rate and par of 9- and 18-hole rounds per rule
+    set and player, the par to print marked, as `golfstats par` gives it), then the
+    tables, the charts, and the run directories it read; the terminal shows the answers.
+    """
     from golfstats.cli.output import print_blocks
     from golfstats.cli.progress import Activity
     from golfstats.report import build_report
-    from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, table_block, win_rates
+    from golfstats.report.tables import answers
     from golfstats.runs import RunError, merge_summaries, unfinished_note
 
     runs = _runs(run_dirs)
@@ -80,10 +84,7 @@ def report(
         fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
     if unfinished_note(runs):
         typer.echo(unfinished_note(runs))
-    rates = win_rates(merge_summaries(runs))
-    shown = ["variant", "policy", "n", *(["truncated"] if rates["truncated"].sum() else []),
-             "win_rate", "ci_low", "ci_high", "mean_strokes", "median_strokes"]
-    print_blocks([table_block(rates.select(shown), WIN_FORMATS, WIN_HEADERS)])
+    print_blocks(answers(merge_summaries(runs)))
     typer.echo(f"tables: {out / 'tables'} ({len(files.tables)} files)")
     typer.echo(f"charts: {out / 'charts'} ({', '.join(sorted(files.charts))}; PNG and SVG)")
     typer.echo(f"page:   {files.html}")

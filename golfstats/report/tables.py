@@ -1,4 +1,5 @@
-"""Tables of a run's summary: win rates with intervals, strokes, the clairvoyant gap.
+"""Tables of a run's summary: the answers (win rate and par per rule set and player), win
+rates with intervals, strokes, the clairvoyant gap.
 
 Every table is a polars frame; ``markdown`` and ``write_table`` turn one into a
 Markdown table and a CSV file.  Win rates are fractions in the frames and
@@ -255,3 +256,77 @@ def write_tables(summary: pl.DataFrame, out_dir: Path, status: str = "") -> list
         table.write(out_dir)
     stroke_distribution(summary).write_csv(out_dir / "stroke_histogram.csv", float_precision=6)
     return tables
+
+
+# ------------------------------------------------------------------ the answers
+
+#: Rounds the answers give par for.
+ANSWER_ROUNDS = (9, 18)
+#: The summary columns the answers read.
+_ANSWER_COLUMNS = ("variant", "policy", "n", "truncated", "win_rate", "ci_low", "ci_high",
+                   "mean_strokes", "stroke_hist")
+
+
+def answer_rows(summary: pl.DataFrame, extra: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The rows the answers stand on: ``summary`` and the ``extra`` rows of players the runs
+    do not hold (the study's ``optimal``: any frame with the summary's core columns), in
+    display order; an extra row of a (variant, policy) the summary has is left out."""
+    from golfstats.runs import order
+
+    def core(df: pl.DataFrame) -> pl.DataFrame:
+        notes = [pl.col(c) if c in df.columns else pl.lit(None, t).alias(c)
+                 for c, t in (("estimator", pl.String), ("playouts", pl.Int64))]
+        return df.select(*_ANSWER_COLUMNS, *notes)
+
+    rows = core(summary)
+    if extra is not None and not extra.is_empty():
+        more = core(extra).join(rows.select("variant", "policy"), on=["variant", "policy"], how="anti")
+        rows = pl.concat([rows, more], how="vertical_relaxed")
+    return order(rows)
+
+
+def answers(summary: pl.DataFrame, extra: pl.DataFrame | None = None) -> list:
+    """The answers a designer reads first, as ``report.doc`` blocks: the par to print per
+    rule set (its reference player's), then one table of every rule set and player: deals,
+    win rate with its 95% interval, mean strokes a hole and the par of 9- and 18-hole rounds
+    (the median round total, ``report.par``); a note for each estimated row."""
+    from golfstats.policies import PAR_REFERENCE
+    from golfstats.report.doc import Para, Table
+    from golfstats.report.par import par_from_hist
+
+    rows = answer_rows(summary, extra)
+    table, to_print, notes = [], [], []
+    for r in rows.iter_rows(named=True):
+        hist = r["stroke_hist"] or []
+        pars = par_from_hist(r["variant"], r["policy"], hist).rounds if hist else {}
+        par_cells = tuple(str(pars[h].par) if h in pars else "" for h in ANSWER_ROUNDS)
+        reference = r["policy"] == PAR_REFERENCE
+        if reference and pars:
+            to_print.append(f"{r['variant']} {' / '.join(par_cells)}")
+        name = r["policy"] + (" (reference)" if reference else
+                              "" if is_honest(r["policy"]) else " (clairvoyant)")
+        deals = f"{r['n']:,}" + (f" ({r['truncated']:,} cut short)" if r["truncated"] else "")
+        interval = ("" if r["ci_low"] is None else
+                    f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
+        mean = "" if r["mean_strokes"] is None else f"{r['mean_strokes']:.2f}"
+        table.append((r["variant"], name, deals, percent(r["win_rate"], 2), interval, mean, *par_cells))
+        if r["estimator"]:
+            notes.append(f"{r['policy']} on {r['variant']}: the win rate is its mean chance of "
+                         f"winning, estimated ({r['estimator']}) from {r['n']:,} valued deals"
+                         + (f"; strokes and par from {r['playouts']:,} play-outs of them"
+                            if r["playouts"] else "; no play-outs, so no strokes or par"))
+    rounds = " / ".join(f"{h} holes" for h in ANSWER_ROUNDS)
+    blocks = []
+    if to_print:
+        blocks.append(Para(f"Par to print ({rounds}; {PAR_REFERENCE}'s median round total): "
+                           + "; ".join(to_print) + ".", strong=True))
+    blocks += [
+        Table(("rule set", "player", "deals", "win rate", "95% interval", "mean strokes a hole",
+               *(f"par {h} holes" for h in ANSWER_ROUNDS)), tuple(table),
+              (False, False, True, True, True, True, *(True,) * len(ANSWER_ROUNDS))),
+        Para(f"Par of a round is the player's median round total over deals nobody chose: that "
+             f"player scores it or better in half of his rounds (`golfstats par`). The reference "
+             f"player {PAR_REFERENCE} sets the par to print; clairvoyant players see the stock "
+             "order, so their figures bound what any honest player can reach.")]
+    blocks += [Para(n) for n in notes]
+    return blocks
