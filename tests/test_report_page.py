@@ -202,16 +202,24 @@ def test_markdown_tables_read_back_into_blocks():
         doc.from_markdown("| a | b |\n|---|---|\n| 1 |\n")
 
 
-def test_report_command_prints_the_answers(runs, tmp_path):
+def test_report_command_prints_the_answers_as_the_page_has_them(runs, tmp_path):
+    """The terminal shows the page's answers, a table per rule set with every cell whole
+    (piped: 80 columns; on a pseudo-terminal: 120)."""
     result = CliRunner().invoke(app, ["report", str(runs[0].path), "--out", str(tmp_path / "rep")])
     assert result.exit_code == 0, result.output
-    assert "Par to print (9 holes / 18 holes; lookahead's median round total): strict" in result.output
-    assert any(line.split()[:3] == ["strict", "lookahead", "(reference)"]
-               for line in result.output.splitlines())
+    page = parse_page((tmp_path / "rep" / "report.html").read_text())
+    header, *rows = next(v for k, v in page.items if k == "table")
+    reference = next(r for r in rows if r[1] == "lookahead (reference)")
+    words = " ".join(result.output.split())
+    assert (f"Par to print (9 holes / 18 holes): {reference[6]} / {reference[7]}, the median "
+            "round total of the reference player lookahead.") in words
+    for row in rows:  # the same cells, the player's name bare
+        assert [row[1].split(" (")[0], *row[2:]] in [line.split() for line in result.output.splitlines()]
     run = run_on_pty(golfstats("report", str(runs[0].path), "--out", str(tmp_path / "pty")))
     assert run.code == 0, run
     assert "Par to print" in run.text and "…" not in run.text, run
-    assert any(line.split()[:2] == ["strict", "exact"] for line in run.text.splitlines()), run
+    lines = [line.split() for line in run.text.splitlines()]
+    assert all([row[1].split(" (")[0], *row[2:]] in lines for row in rows), run
 
 
 def _screenshot(page: Path, png: Path, profile: Path) -> None:

@@ -84,7 +84,7 @@ def report(
         fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
     if unfinished_note(runs):
         typer.echo(unfinished_note(runs))
-    print_blocks(answers(merge_summaries(runs)))
+    print_blocks(answers(merge_summaries(runs), by_rule_set=True))
     typer.echo(f"tables: {out / 'tables'} ({len(files.tables)} files)")
     typer.echo(f"charts: {out / 'charts'} ({', '.join(sorted(files.charts))}; PNG and SVG)")
     typer.echo(f"page:   {files.html}")
