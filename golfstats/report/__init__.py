@@ -2,8 +2,9 @@
 
 ``build_report(runs, out_dir)`` is what ``golfstats report`` does: it merges the runs'
 summaries and writes ``tables/`` (Markdown and CSV), ``charts/`` (PNG and SVG) and
-``report.html`` (self-contained) under ``out_dir``.  Runs are read through
-``golfstats.runs``; nothing here launches a simulation.
+``report.html`` (self-contained: the answers first, then the tables, the charts and the
+sources) under ``out_dir``.  Runs are read through ``golfstats.runs``; nothing here
+launches a simulation.  ``report.card`` draws a course's scorecard.
 """
 
 from __future__ import annotations
