@@ -118,8 +118,12 @@ def test_variants_all_lists_every_rule_set():
 
 # ------------------------------------------------------------------ deal
 
+#: The line `deal --board` writes above its boards: the rule set they are of.
+STRICT_HEAD = "# rules: strict\n"
+
+
 def test_deal_pysol_1_board_is_the_rules_example():
-    assert ok("deal", "--pysol", "1", "--board").stdout == PYSOL_1
+    assert ok("deal", "--pysol", "1", "--board").stdout == STRICT_HEAD + PYSOL_1
 
 
 def test_deal_seeded_board_matches_the_library():
@@ -128,16 +132,17 @@ def test_deal_seeded_board_matches_the_library():
     rules = parse_variant("putt-putt+jokers2")
     out = ok("deal", "--seed", "7", "--index", "3", "--variant", "putt-putt", "--jokers", "2",
              "--board").stdout
-    assert out == format_board(seeded_board(rules, 7, 3), rules)
-    assert len(out.splitlines()[0].split()) == 1 + 18  # Talon: + 16 cards + 2 jokers
+    assert out == "# rules: putt-putt+jokers2\n" + format_board(seeded_board(rules, 7, 3), rules)
+    assert len(out.splitlines()[1].split()) == 1 + 18  # Talon: + 16 cards + 2 jokers
 
 
 def test_deal_rule_options_apply():
     out = ok("deal", "--pysol", "1", "--board", "--empty-start").stdout
-    assert out.splitlines()[1] == "Foundations: -"
-    assert out.splitlines()[0] == "Talon: TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
+    assert out.splitlines()[0] == "# rules: strict+empty-start"
+    assert out.splitlines()[2] == "Foundations: -"
+    assert out.splitlines()[1] == "Talon: TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
     out = ok("deal", "--pysol", "5", "--variant", "black-hole", "--board").stdout
-    assert out.splitlines()[0] == "Foundations: AS" and len(out.splitlines()) == 1 + 17
+    assert out.splitlines()[1] == "Foundations: AS" and len(out.splitlines()) == 2 + 17
 
 
 def test_deal_file_round_trips_and_shows_every_board(tmp_path):
@@ -146,7 +151,8 @@ def test_deal_file_round_trips_and_shows_every_board(tmp_path):
     out = ok("deal", path, "--board").stdout
     rules = parse_variant("strict")
     assert parse_boards(out, rules) == parse_boards(two, rules)
-    assert ok("deal", "-", "--board", input=PYSOL_1).stdout == PYSOL_1
+    assert out.count("# rules:") == 1  # said once, above the boards it names
+    assert ok("deal", "-", "--board", input=PYSOL_1).stdout == STRICT_HEAD + PYSOL_1
     picture = ok("deal", path).stdout
     assert f"{path}#1" in picture and f"{path}#2" in picture
 
@@ -175,7 +181,7 @@ def test_deal_picture_symbols_and_colour_on_a_terminal():
 def test_deal_mid_game_file_with_empty_columns(tmp_path):
     text = "Talon: KS\nFoundations: 5C\n7D 6H\n-\n-\n-\n-\n-\n-\n"
     path = board_file(tmp_path, text)
-    assert ok("deal", path, "--board").stdout == text
+    assert ok("deal", path, "--board").stdout == STRICT_HEAD + text
     out = ok("deal", path).stdout
     assert "Cards left  2" in out
 
@@ -231,8 +237,9 @@ def test_solve_reports_bad_boards_and_solves_the_rest(tmp_path):
     assert result.exit_code == 1
     boards = [json.loads(line)["board"] for line in result.stdout.splitlines()]
     assert boards == [f"{good}#1", f"{good}#3", f"{other}#1"]
-    errors = result.stderr.strip().splitlines()
-    assert len(errors) == 2
+    lines = result.stderr.strip().splitlines()
+    errors = [line for line in lines if not line.startswith("golfstats: note: ")]
+    assert len(lines) == 4 and len(errors) == 2  # and one note per file read: no rule set named
     assert errors[0].startswith(f"golfstats: error: {good}: board 2, line 11: 'ZZ' is not a card")
     assert errors[1].startswith(f"golfstats: error: cannot read {missing}")
     text = run("solve", good, "--no-moves")
