@@ -437,9 +437,94 @@ def test_one_default_variant_in_every_command(command):
     click_command = typer.main.get_command(app).commands[command]
     variant = next(p for p in click_command.params if p.name == "variant")
     assert variant.default is None and DEFAULT_VARIANT == "strict"
-    assert f"Default: {DEFAULT_VARIANT}, in every command." in variant.help
+    assert f"Default: {DEFAULT_VARIANT}, in every command" in variant.help
+    if command in BOARD_COMMANDS:  # and, for a board file, the file's own rule set
+        assert "'# rules: ID' line" in variant.help
 
 
 def test_the_default_variant_is_the_one_played():
     assert "pysol:1 · strict" in ok("deal", "--pysol", "1").stdout
     assert json.loads(ok("solve", "--pysol", "1", "--json").stdout)["variant"] == "strict"
+
+
+# ------------------------------------------------------------------ house rules in the file
+
+HOUSE = "putt-putt+jokers1+when-stuck"
+
+
+@pytest.fixture(scope="module")
+def house_file(tmp_path_factory):
+    """The issue's case: a mid-game board of a house rule, as `deal --board` writes it."""
+    out = ok("deal", "-v", HOUSE, "--seed", "2026", "--after", "15", "--board").stdout
+    assert out.startswith(f"# rules: {HOUSE}\n# seed:2026:0 after 15 moves of greedy\nTalon:")
+    path = tmp_path_factory.mktemp("house") / "f"
+    path.write_text(out)
+    bare = path.with_name("bare")  # the same board without its rule set
+    bare.write_text("".join(line for line in out.splitlines(True) if not line.startswith("#")))
+    return path, bare
+
+
+@pytest.mark.parametrize("command, extra", [("hint", ()), ("odds", ()), ("solve", ("--no-moves",)),
+                                            ("play", ())])
+def test_a_board_file_carries_its_rule_set(house_file, command, extra):
+    path, bare = house_file
+    named = ok(command, str(path), "--json", *extra)
+    assert json.loads(named.stdout.splitlines()[0])["variant"] == HOUSE
+    assert "note" not in named.stderr  # the file names its rule set: nothing to say
+    told = ok(command, str(bare), "--json", "-v", HOUSE, *extra)
+    strip = {"board", "seconds", "states", "peak_bytes"}
+    record, wanted = (json.loads(r.stdout.splitlines()[0]) for r in (named, told))
+    assert {k: v for k, v in record.items() if k not in strip} == \
+        {k: v for k, v in wanted.items() if k not in strip}
+    again = ok(command, str(path), "--json", "-v", HOUSE, "--jokers", "1", *extra)  # repeating it
+    assert json.loads(again.stdout.splitlines()[0])["variant"] == HOUSE
+    line = error(command, str(path), "-v", "strict", code=2)
+    assert f"names the rule set {HOUSE}" in line and "-v strict says strict" in line
+
+
+def test_hint_of_the_house_board_is_the_house_rules_answer(house_file):
+    path, bare = house_file
+    house = ok("hint", str(path)).stdout
+    assert house.startswith(f"{path}#1 · {HOUSE} · honest")
+    strict = ok("hint", str(bare))  # no rule set in the file: strict, and said once
+    assert strict.stdout.startswith(f"{bare}#1 · strict · honest")
+    notes = strict.stderr.strip().splitlines()
+    assert len(notes) == 1 and notes[0].startswith(f"golfstats: note: {bare} names no rule set")
+    assert house.splitlines()[-1] != strict.stdout.splitlines()[-1]  # other rules, other odds
+
+
+def test_odds_labels_the_honest_odds_and_the_clairvoyant_verdict(house_file):
+    out = ok("odds", str(house_file[0]), "--goal", "win").stdout
+    assert "honest odds, the stock order unknown: win " in out
+    assert "clairvoyant, knowing this board's Talon order: " in out
+
+
+def test_rules_lines_apply_to_the_boards_after_them(tmp_path):
+    text = (f"# rules: {HOUSE}\n" + PYSOL_1 + "\n# rules: queens-on-kings\n" + PYSOL_1
+            + "\n# rules: nope\n" + PYSOL_1)
+    result = run("solve", board_file(tmp_path, text), "--json", "--goal", "win")
+    assert result.exit_code == 1
+    assert [json.loads(line)["variant"] for line in result.stdout.splitlines()] == [
+        HOUSE, "queens-on-kings"]
+    assert "board 3, line 23: '# rules: nope': unknown variant" in result.stderr
+    out = ok("deal", board_file(tmp_path, text.rsplit("\n# rules: nope", 1)[0]), "--board").stdout
+    assert out.count("# rules:") == 2  # a deal of the file says each rule set where it starts
+
+
+def test_a_file_is_answered_board_by_board(tmp_path, monkeypatch):
+    """The first board is answered before the rest of the file is read: a stream."""
+    import contextlib
+    import pathlib
+
+    from golfstats.cli.boards import file_boards
+    from golfstats.cli.options import RuleChoice
+
+    def lines():
+        yield from PYSOL_1.splitlines(True)
+        yield "\n"
+        raise AssertionError("read past the first board before answering it")
+
+    monkeypatch.setattr(pathlib.Path, "open",
+                        lambda self, encoding=None: contextlib.nullcontext(lines()))
+    first = next(file_boards(RuleChoice(variant="strict"), tmp_path / "stream.txt"))
+    assert first.board is not None and first.label == f"{tmp_path / 'stream.txt'}#1"
