@@ -200,18 +200,16 @@ def sources(choice: RuleChoice, source: BoardSource, many: bool,
 def one_board(choice: RuleChoice, source: BoardSource) -> Loaded:
     """The single board a command works on; any problem exits with a one-line error (a
     board that cannot be read or is not a board: exit code 1, invalid data, as in every
-    command; a file holding several: 2, a usage error).  The file is read as a stream:
-    only its first board is kept while the others are counted."""
+    command; a file holding several: 2, a usage error, said at its second board, so a
+    large file is not read to the end to be refused)."""
     first: Loaded | None = None
-    count = 0
     for item in sources(choice, source, many=False, tell=False):
         if item.error:
             fail(item.error, code=DATA_ERROR)
-        count += 1
-        first = first or item
-    if count != 1:
-        fail(f"{first.label.rsplit('#', 1)[0]} holds {count} boards; this command "
-             "takes one (split the file, or use `golfstats solve` for many)")
+        if first is not None:
+            fail(f"{first.label.rsplit('#', 1)[0]} holds more than one board; this command "
+                 "takes one (split the file, or use `golfstats solve` for many)")
+        first = item
     if first.note:
         note(first.note)
     return first
