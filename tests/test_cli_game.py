@@ -528,3 +528,12 @@ def test_a_file_is_answered_board_by_board(tmp_path, monkeypatch):
                         lambda self, encoding=None: contextlib.nullcontext(lines()))
     first = next(file_boards(RuleChoice(variant="strict"), tmp_path / "stream.txt"))
     assert first.board is not None and first.label == f"{tmp_path / 'stream.txt'}#1"
+
+
+def test_a_course_file_carries_its_rule_set(tmp_path):
+    path = tmp_path / "course.txt"
+    ok("course", "--variant", "putt-putt+jokers1", "--seed", "3", "--boards", str(path))
+    solved = ok("solve", str(path), "--json", "--goal", "win")
+    records = [json.loads(line) for line in solved.stdout.splitlines()]
+    assert len(records) == 9 and {r["variant"] for r in records} == {"putt-putt+jokers1"}
+    assert "note" not in solved.stderr
