@@ -153,7 +153,7 @@ def test_odds_of_a_whole_strict_deal_shows_its_passes(tmp_path):
     run = run_on_pty(golfstats("odds", "--pysol", FAST_STRICT_DEAL, "--goal", "win"))
     _ok(run)
     result = re.search(rf"pysol:{FAST_STRICT_DEAL} · strict · honest odds, the stock order "
-                       rf"unknown: win \d+\.\d\d% .* · clairvoyant, knowing this board's Talon "
+                       rf"unknown: win \d+\.\d\d%.* · clairvoyant, knowing this board's Talon "
                        rf"order: .* (\d+\.\d\d) s\n",
                        run.text)
     assert result, run
