@@ -189,7 +189,7 @@ def comparison_from_tally(t: dict) -> Comparison:
                       (both + only_a) / n if n else nan, (both + only_b) / n if n else nan,
                       (only_a - only_b) / n if n else nan, low, high, exact_p, chi2, chi2_p,
                       t["strokes_a_sum"] / n if n else nan, t["strokes_b_sum"] / n if n else nan,
-                      mean, mlow, mhigh, matches)
+                      mean, mlow, mhigh, matches, clairvoyant_side(t["a"], t["b"]))
 
 
 def compare_pair(pairs: pl.DataFrame, variant: str, a: str, b: str) -> Comparison:
@@ -214,14 +214,11 @@ def clairvoyant_side(a: str, b: str) -> str:
 
 def compare_policies(deals: pl.DataFrame, a: str, b: str) -> list[Comparison]:
     """One ``Comparison`` per variant in ``deals`` where both policies played."""
-    from dataclasses import replace
-
     pairs = paired(deals, a, b)
-    side = clairvoyant_side(a, b)
     out = []
     for variant in pairs["variant"].unique(maintain_order=True):
         rows = pairs.filter(pl.col("variant") == variant)
-        out.append(replace(compare_pair(rows, variant, a, b), clairvoyant=side))
+        out.append(compare_pair(rows, variant, a, b))
     return out
 
 
