@@ -8,17 +8,19 @@ JD 5H KH AS 4H              (one line per column, first card dealt first: last i
 
 Mid-game positions have shorter columns and a shorter talon; an empty column is
 written ``-``.  A file may hold several boards separated by blank lines; a line
-starting with ``#`` is a comment.  Malformed input raises ``BoardError`` naming the
-line and what is wrong.
+starting with ``#`` is a comment, and the comment ``# rules: ID`` names the rule set of
+the boards after it (``rules_comment``).  ``board_texts`` reads a file board by board,
+as a stream.  Malformed input raises ``BoardError`` naming the line and what is wrong.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from golfstats.cards import JOKERS, CardError, format_card, is_joker, parse_card
 from golfstats.engine import Position, start_position
-from golfstats.rules import ACE_OF_SPADES, Game, Rules
+from golfstats.rules import ACE_OF_SPADES, Game, Rules, RulesError, parse_variant
 
 
 class BoardError(ValueError):
@@ -60,28 +62,87 @@ def format_board(board: Board, rules: Rules) -> str:
     return "\n".join(lines) + "\n"
 
 
-@dataclass
-class _Block:
-    first_line: int
-    lines: list[tuple[int, str]]
+#: A comment line ``# rules: ID`` names the rule set of the boards after it (its canonical
+#: id, as ``golfstats deal --board`` writes it), until the next such line.
+RULES_TAG = "rules:"
 
 
-def _blocks(text: str) -> list[_Block]:
-    blocks: list[_Block] = []
+def rules_comment(rules: Rules) -> str:
+    """The comment line that names ``rules`` in board text (with its newline)."""
+    return f"# {RULES_TAG} {rules.id}\n"
+
+
+def _named_rules(comment: str, number: int) -> Rules | None | BoardError:
+    """The rule set a ``# rules: ID`` comment names (None for any other comment), or the
+    ``BoardError`` of an id that names none."""
+    body = comment[1:].strip()
+    if not body.lower().startswith(RULES_TAG):
+        return None
+    name = body[len(RULES_TAG):].strip()
+    if not name:
+        return BoardError(number, "'# rules:' names no rule set (write e.g. # rules: strict)")
+    try:
+        return parse_variant(name)
+    except RulesError as exc:
+        return BoardError(number, f"'# rules: {name}': {exc}")
+
+
+@dataclass(frozen=True)
+class BoardText:
+    """The lines of one board of a file, as read, with the rule set the file names for it.
+
+    ``number`` counts the boards of the file from 1; ``lines`` are (line number, text);
+    ``named`` is the rule set of the last ``# rules:`` line above the board (None: the
+    file names none there), ``named_line`` that line's number, and ``named_error`` the
+    ``BoardError`` of a ``# rules:`` line that names no valid rule set."""
+
+    number: int
+    lines: tuple[tuple[int, str], ...]
+    named: Rules | None = None
+    named_line: int = 0
+    named_error: BoardError | None = None
+
+    @property
+    def first_line(self) -> int:
+        return self.lines[0][0]
+
+    def parse(self, rules: Rules) -> Board:
+        """The board, read under ``rules``; raises ``BoardError``."""
+        if self.named_error is not None:
+            raise self.named_error
+        return _parse_block(self, rules)
+
+
+def board_texts(lines: Iterable[str]) -> Iterator[BoardText]:
+    """The boards of a file, one at a time, as its ``lines`` arrive (a file object is read
+    as a stream: a file of many boards never sits in memory whole).  Blank lines separate
+    boards; comment lines are skipped, and a ``# rules: ID`` comment sets the rule set of
+    the boards that start after it."""
+    in_force: tuple = (None, 0, None)  # (named, named_line, named_error)
+    start = in_force  # what was in force where the current board started
     current: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    count = 0
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if line.startswith("#"):
+            found = _named_rules(line, number)
+            if isinstance(found, BoardError):
+                in_force = (None, number, found)
+            elif found is not None:
+                in_force = (found, number, None)
             continue
         if not line:
             if current:
-                blocks.append(_Block(current[0][0], current))
+                count += 1
+                yield BoardText(count, tuple(current), *start)
                 current = []
             continue
+        if not current:
+            start = in_force
         current.append((number, line))
     if current:
-        blocks.append(_Block(current[0][0], current))
-    return blocks
+        count += 1
+        yield BoardText(count, tuple(current), *start)
 
 
 def _cards(words: list[str], number: int, jokers_seen: list[int]) -> list[int]:
@@ -100,7 +161,7 @@ def _cards(words: list[str], number: int, jokers_seen: list[int]) -> list[int]:
     return out
 
 
-def _parse_block(block: _Block, rules: Rules) -> Board:
+def _parse_block(block: BoardText, rules: Rules) -> Board:
     layout = rules.layout
     lines = list(block.lines)
     stock: tuple[int, ...] = ()
@@ -176,12 +237,16 @@ def parse_board(text: str, rules: Rules) -> Board:
 
 
 def parse_boards(text: str, rules: Rules) -> list[Board | BoardError]:
-    """Every board in ``text``, in order; a malformed one is returned as its ``BoardError``
-    so that callers can report it and carry on with the others."""
+    """Every board in ``text``, in order, read under ``rules``; a malformed one, or one
+    that the text's ``# rules:`` line says is of another rule set, is returned as its
+    ``BoardError`` so that callers can report it and carry on with the others."""
     out: list[Board | BoardError] = []
-    for block in _blocks(text):
+    for block in board_texts(text.splitlines()):
         try:
-            out.append(_parse_block(block, rules))
+            if block.named is not None and block.named != rules:
+                raise BoardError(block.named_line, f"the text names the rule set "
+                                                   f"{block.named.id}, not {rules.id}")
+            out.append(block.parse(rules))
         except BoardError as exc:
             out.append(exc)
     return out

@@ -135,7 +135,8 @@ class Course:
         """Board text of every hole (comment lines start with ``#``), readable by ``parse_boards``."""
         when = f"date {self.date}, " if self.date else ""
         band = f"; only {self.band} deals" if self.band else ""
-        lines = [f"# {self.variant}: {self.holes}-hole course, {when}seed {self.seed}, par {self.par}",
+        lines = [f"# rules: {self.variant}",  # the rule set, for the commands that read the file
+                 f"# {self.variant}: {self.holes}-hole course, {when}seed {self.seed}, par {self.par}",
                  f"# hole par = {self.policy}'s strokes on the deal, kept within "
                  f"{self.hole_par_min}..{self.hole_par_max}"
                  + ("; only deals the exact solver wins" if self.winnable_only else "") + band,

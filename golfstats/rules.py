@@ -163,10 +163,15 @@ VARIANTS: dict[str, Rules] = {
 }
 
 ALIASES: dict[str, str] = {
-    "golf-a": "strict", "hard": "strict", "dead-king": "strict",
-    "golf-b": "queens-on-kings", "medium": "queens-on-kings",
-    "golf-c": "putt-putt", "wrap": "putt-putt", "easy": "putt-putt", "relaxed": "putt-putt",
+    "golf-a": "strict", "dead-king": "strict",
+    "golf-b": "queens-on-kings",
+    "golf-c": "putt-putt", "wrap": "putt-putt", "relaxed": "putt-putt",
 }
+
+#: Aliases no longer read, and the variant each named: ``hard``, ``medium`` and ``easy``
+#: are the bands of ``golfstats course --difficulty`` (one meaning per word).
+RETIRED_ALIASES: dict[str, str] = {"hard": "strict", "medium": "queens-on-kings",
+                                   "easy": "putt-putt"}
 
 DESCRIPTIONS: dict[str, str] = {
     "strict": "nothing goes on a King (it forces a draw); only a 2 on an Ace",
@@ -210,6 +215,9 @@ def parse_variant(name: str) -> Rules:
     """Rules for a variant id such as ``golf-c+jokers2`` or ``queens-on-kings+dead-queen``."""
     tokens = [t.strip().lower() for t in name.strip().split("+")]
     base = ALIASES.get(tokens[0], tokens[0])
+    if base in RETIRED_ALIASES:
+        raise RulesError(f"the variant alias {base!r} is retired (hard, medium and easy are "
+                         f"course --difficulty bands); write {RETIRED_ALIASES[base]}")
     if base not in VARIANTS:
         raise RulesError(f"unknown variant {tokens[0]!r}; variants are: "
                          + ", ".join(VARIANTS) + "; aliases: " + ", ".join(ALIASES))

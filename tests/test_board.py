@@ -225,3 +225,42 @@ def test_a_bad_board_does_not_stop_the_others():
     # the bad board starts at file line 13 (after EXAMPLE's 11 lines and a blank line)
     assert results[1].line == 13 + 6 and "'XX' is not a card" in results[1].message
     assert results[0] == results[2]
+
+
+# ------------------------------------------------------------ the rule set, a stream
+
+def test_rules_comment_names_the_rule_set_of_the_boards_after_it():
+    from golfstats.board import board_texts, rules_comment
+
+    house = parse_variant("putt-putt+jokers1+when-stuck")
+    assert rules_comment(house) == "# rules: putt-putt+jokers1+when-stuck\n"
+    text = ("# a note\n" + PYSOL_1 + "\n" + rules_comment(house) + PYSOL_1 + "\n"
+            + "#   RULES:  golf-b \n" + PYSOL_1 + "\n# rules: hard\n" + PYSOL_1)
+    blocks = list(board_texts(text.splitlines()))
+    assert [b.number for b in blocks] == [1, 2, 3, 4]
+    assert blocks[0].named is None and blocks[0].named_line == 0
+    assert blocks[1].named == house and blocks[1].named_line == 12
+    assert blocks[2].named == parse_variant("queens-on-kings")
+    assert blocks[3].named is None and "retired" in blocks[3].named_error.message
+    with pytest.raises(BoardError, match="retired"):
+        blocks[3].parse(STRICT)
+    assert blocks[1].parse(house) == parse_board(PYSOL_1, house)
+
+
+def test_parse_boards_refuses_a_text_of_another_rule_set():
+    results = parse_boards("# rules: putt-putt\n" + PYSOL_1, STRICT)
+    assert isinstance(results[0], BoardError)
+    assert results[0].line == 1 and "names the rule set putt-putt, not strict" in str(results[0])
+    assert parse_boards("# rules: strict\n" + PYSOL_1, STRICT) == [parse_board(PYSOL_1, STRICT)]
+
+
+def test_boards_are_read_as_their_lines_arrive():
+    from golfstats.board import board_texts
+
+    def lines():
+        yield from PYSOL_1.splitlines(True)
+        yield "\n"
+        raise AssertionError("read past the first board")
+
+    first = next(board_texts(lines()))
+    assert first.parse(STRICT) == parse_board(PYSOL_1, STRICT)

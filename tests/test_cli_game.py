@@ -118,8 +118,12 @@ def test_variants_all_lists_every_rule_set():
 
 # ------------------------------------------------------------------ deal
 
+#: The line `deal --board` writes above its boards: the rule set they are of.
+STRICT_HEAD = "# rules: strict\n"
+
+
 def test_deal_pysol_1_board_is_the_rules_example():
-    assert ok("deal", "--pysol", "1", "--board").stdout == PYSOL_1
+    assert ok("deal", "--pysol", "1", "--board").stdout == STRICT_HEAD + PYSOL_1
 
 
 def test_deal_seeded_board_matches_the_library():
@@ -128,16 +132,17 @@ def test_deal_seeded_board_matches_the_library():
     rules = parse_variant("putt-putt+jokers2")
     out = ok("deal", "--seed", "7", "--index", "3", "--variant", "putt-putt", "--jokers", "2",
              "--board").stdout
-    assert out == format_board(seeded_board(rules, 7, 3), rules)
-    assert len(out.splitlines()[0].split()) == 1 + 18  # Talon: + 16 cards + 2 jokers
+    assert out == "# rules: putt-putt+jokers2\n" + format_board(seeded_board(rules, 7, 3), rules)
+    assert len(out.splitlines()[1].split()) == 1 + 18  # Talon: + 16 cards + 2 jokers
 
 
 def test_deal_rule_options_apply():
     out = ok("deal", "--pysol", "1", "--board", "--empty-start").stdout
-    assert out.splitlines()[1] == "Foundations: -"
-    assert out.splitlines()[0] == "Talon: TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
+    assert out.splitlines()[0] == "# rules: strict+empty-start"
+    assert out.splitlines()[2] == "Foundations: -"
+    assert out.splitlines()[1] == "Talon: TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
     out = ok("deal", "--pysol", "5", "--variant", "black-hole", "--board").stdout
-    assert out.splitlines()[0] == "Foundations: AS" and len(out.splitlines()) == 1 + 17
+    assert out.splitlines()[1] == "Foundations: AS" and len(out.splitlines()) == 2 + 17
 
 
 def test_deal_file_round_trips_and_shows_every_board(tmp_path):
@@ -146,7 +151,8 @@ def test_deal_file_round_trips_and_shows_every_board(tmp_path):
     out = ok("deal", path, "--board").stdout
     rules = parse_variant("strict")
     assert parse_boards(out, rules) == parse_boards(two, rules)
-    assert ok("deal", "-", "--board", input=PYSOL_1).stdout == PYSOL_1
+    assert out.count("# rules:") == 1  # said once, above the boards it names
+    assert ok("deal", "-", "--board", input=PYSOL_1).stdout == STRICT_HEAD + PYSOL_1
     picture = ok("deal", path).stdout
     assert f"{path}#1" in picture and f"{path}#2" in picture
 
@@ -175,7 +181,7 @@ def test_deal_picture_symbols_and_colour_on_a_terminal():
 def test_deal_mid_game_file_with_empty_columns(tmp_path):
     text = "Talon: KS\nFoundations: 5C\n7D 6H\n-\n-\n-\n-\n-\n-\n"
     path = board_file(tmp_path, text)
-    assert ok("deal", path, "--board").stdout == text
+    assert ok("deal", path, "--board").stdout == STRICT_HEAD + text
     out = ok("deal", path).stdout
     assert "Cards left  2" in out
 
@@ -231,8 +237,9 @@ def test_solve_reports_bad_boards_and_solves_the_rest(tmp_path):
     assert result.exit_code == 1
     boards = [json.loads(line)["board"] for line in result.stdout.splitlines()]
     assert boards == [f"{good}#1", f"{good}#3", f"{other}#1"]
-    errors = result.stderr.strip().splitlines()
-    assert len(errors) == 2
+    lines = result.stderr.strip().splitlines()
+    errors = [line for line in lines if not line.startswith("golfstats: note: ")]
+    assert len(lines) == 4 and len(errors) == 2  # and one note per file read: no rule set named
     assert errors[0].startswith(f"golfstats: error: {good}: board 2, line 11: 'ZZ' is not a card")
     assert errors[1].startswith(f"golfstats: error: cannot read {missing}")
     text = run("solve", good, "--no-moves")
@@ -354,7 +361,7 @@ def test_malformed_board_names_the_line(command, tmp_path, text, where, what):
 def test_one_board_commands_refuse_several(tmp_path):
     path = board_file(tmp_path, PYSOL_1 + "\n" + PYSOL_1)
     for command in ("hint", "play"):
-        error(command, path, needle="holds 2 boards")
+        error(command, path, needle="holds more than one board")
 
 
 def test_policy_errors():
@@ -430,9 +437,103 @@ def test_one_default_variant_in_every_command(command):
     click_command = typer.main.get_command(app).commands[command]
     variant = next(p for p in click_command.params if p.name == "variant")
     assert variant.default is None and DEFAULT_VARIANT == "strict"
-    assert f"Default: {DEFAULT_VARIANT}, in every command." in variant.help
+    assert f"Default: {DEFAULT_VARIANT}, in every command" in variant.help
+    if command in BOARD_COMMANDS:  # and, for a board file, the file's own rule set
+        assert "'# rules: ID' line" in variant.help
 
 
 def test_the_default_variant_is_the_one_played():
     assert "pysol:1 · strict" in ok("deal", "--pysol", "1").stdout
     assert json.loads(ok("solve", "--pysol", "1", "--json").stdout)["variant"] == "strict"
+
+
+# ------------------------------------------------------------------ house rules in the file
+
+HOUSE = "putt-putt+jokers1+when-stuck"
+
+
+@pytest.fixture(scope="module")
+def house_file(tmp_path_factory):
+    """The issue's case: a mid-game board of a house rule, as `deal --board` writes it."""
+    out = ok("deal", "-v", HOUSE, "--seed", "2026", "--after", "15", "--board").stdout
+    assert out.startswith(f"# rules: {HOUSE}\n# seed:2026:0 after 15 moves of greedy\nTalon:")
+    path = tmp_path_factory.mktemp("house") / "f"
+    path.write_text(out)
+    bare = path.with_name("bare")  # the same board without its rule set
+    bare.write_text("".join(line for line in out.splitlines(True) if not line.startswith("#")))
+    return path, bare
+
+
+@pytest.mark.parametrize("command, extra", [("hint", ()), ("odds", ()), ("solve", ("--no-moves",)),
+                                            ("play", ())])
+def test_a_board_file_carries_its_rule_set(house_file, command, extra):
+    path, bare = house_file
+    named = ok(command, str(path), "--json", *extra)
+    assert json.loads(named.stdout.splitlines()[0])["variant"] == HOUSE
+    assert "note" not in named.stderr  # the file names its rule set: nothing to say
+    told = ok(command, str(bare), "--json", "-v", HOUSE, *extra)
+    strip = {"board", "seconds", "states", "peak_bytes"}
+    record, wanted = (json.loads(r.stdout.splitlines()[0]) for r in (named, told))
+    assert {k: v for k, v in record.items() if k not in strip} == \
+        {k: v for k, v in wanted.items() if k not in strip}
+    again = ok(command, str(path), "--json", "-v", HOUSE, "--jokers", "1", *extra)  # repeating it
+    assert json.loads(again.stdout.splitlines()[0])["variant"] == HOUSE
+    line = error(command, str(path), "-v", "strict", code=2)
+    assert f"names the rule set {HOUSE}" in line and "-v strict says strict" in line
+
+
+def test_hint_of_the_house_board_is_the_house_rules_answer(house_file):
+    path, bare = house_file
+    house = ok("hint", str(path)).stdout
+    assert house.startswith(f"{path}#1 · {HOUSE} · honest")
+    strict = ok("hint", str(bare))  # no rule set in the file: strict, and said once
+    assert strict.stdout.startswith(f"{bare}#1 · strict · honest")
+    notes = strict.stderr.strip().splitlines()
+    assert len(notes) == 1 and notes[0].startswith(f"golfstats: note: {bare} names no rule set")
+    assert house.splitlines()[-1] != strict.stdout.splitlines()[-1]  # other rules, other odds
+
+
+def test_odds_labels_the_honest_odds_and_the_clairvoyant_verdict(house_file):
+    out = ok("odds", str(house_file[0]), "--goal", "win").stdout
+    assert "honest odds, the stock order unknown: win " in out
+    assert "clairvoyant, knowing this board's Talon order: " in out
+
+
+def test_rules_lines_apply_to_the_boards_after_them(tmp_path):
+    text = (f"# rules: {HOUSE}\n" + PYSOL_1 + "\n# rules: queens-on-kings\n" + PYSOL_1
+            + "\n# rules: nope\n" + PYSOL_1)
+    result = run("solve", board_file(tmp_path, text), "--json", "--goal", "win")
+    assert result.exit_code == 1
+    assert [json.loads(line)["variant"] for line in result.stdout.splitlines()] == [
+        HOUSE, "queens-on-kings"]
+    assert "board 3, line 23: '# rules: nope': unknown variant" in result.stderr
+    out = ok("deal", board_file(tmp_path, text.rsplit("\n# rules: nope", 1)[0]), "--board").stdout
+    assert out.count("# rules:") == 2  # a deal of the file says each rule set where it starts
+
+
+def test_a_file_is_answered_board_by_board(tmp_path, monkeypatch):
+    """The first board is answered before the rest of the file is read: a stream."""
+    import contextlib
+    import pathlib
+
+    from golfstats.cli.boards import file_boards
+    from golfstats.cli.options import RuleChoice
+
+    def lines():
+        yield from PYSOL_1.splitlines(True)
+        yield "\n"
+        raise AssertionError("read past the first board before answering it")
+
+    monkeypatch.setattr(pathlib.Path, "open",
+                        lambda self, encoding=None: contextlib.nullcontext(lines()))
+    first = next(file_boards(RuleChoice(variant="strict"), tmp_path / "stream.txt"))
+    assert first.board is not None and first.label == f"{tmp_path / 'stream.txt'}#1"
+
+
+def test_a_course_file_carries_its_rule_set(tmp_path):
+    path = tmp_path / "course.txt"
+    ok("course", "--variant", "putt-putt+jokers1", "--seed", "3", "--boards", str(path))
+    solved = ok("solve", str(path), "--json", "--goal", "win")
+    records = [json.loads(line) for line in solved.stdout.splitlines()]
+    assert len(records) == 9 and {r["variant"] for r in records} == {"putt-putt+jokers1"}
+    assert "note" not in solved.stderr

@@ -19,12 +19,13 @@ from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
+import polars as pl
 import pytest
 from conftest import PYSOL_1
-from run_fixtures import write_run
+from run_fixtures import deal_rows, write_frames, write_run
 
 from golfstats.cli import main
-from golfstats.rules import RULES_VERSION
+from golfstats.rules import RULES_VERSION, parse_variant
 
 USAGE, DATA = 2, 1
 
@@ -48,6 +49,14 @@ def _cases() -> list[Case]:
         add(Case(cmd, "n <= 0: --index -1", (cmd, "--seed", "1", "--index", "-1"), USAGE, "--index"))
         add(Case(cmd, "missing file", (cmd, "{x}/missing.txt"), DATA, "cannot read"))
         add(Case(cmd, "folder, not a board file", (cmd, "{x}/notarun"), DATA, "cannot read"))
+        add(Case(cmd, "-v contradicting the file's '# rules:'", (cmd, "{x}/house.txt", "-v", "strict"),
+                 USAGE, "names the rule set putt-putt+jokers1+when-stuck, but -v strict says strict"))
+        add(Case(cmd, "a flag contradicting the file's '# rules:'",
+                 (cmd, "{x}/house.txt", "--draw", "any-time"), USAGE, "--draw any-time says"))
+        add(Case(cmd, "retired alias: --variant hard", (cmd, "--pysol", "1", "--variant", "hard"),
+                 USAGE, "write strict"))
+    add(Case("solve", "'# rules:' naming no rule set", ("solve", "{x}/norules.txt"), DATA,
+             "board 1, line 1: '# rules: hard'"))
     add(Case("solve", "n <= 0: --count 0", ("solve", "--seed", "1", "--count", "0"), USAGE, "--count"))
     add(Case("odds", "n <= 0: --max-states 0", ("odds", "--pysol", "1", "--max-states", "0"), USAGE,
              "--max-states"))
@@ -92,6 +101,15 @@ def _cases() -> list[Case]:
     add(Case("par", "a policy not in the run", ("par", "{x}/run", "-p", "exact"), USAGE, "not in the run"))
     add(Case("compare", "a policy not in the run", ("compare", "{x}/run", "-p", "greedy", "-p", "exact"),
              USAGE, "not in the run"))
+    add(Case("compare", "two runs of other seeds", ("compare", "{x}/run", "{x}/run8", "-p", "lookahead"),
+             USAGE, "not the same deals"))
+    add(Case("compare", "two runs sharing no deal", ("compare", "{x}/run", "{x}/runlate", "-p",
+                                                     "lookahead"), USAGE, "share no deal"))
+    add(Case("compare", "two runs of one rule set", ("compare", "{x}/run", "{x}/run", "-p",
+                                                     "lookahead"), USAGE, "both strict"))
+    add(Case("compare", "retired alias: --variant easy",
+             ("compare", "{x}/run", "-p", "greedy", "-p", "lookahead", "--variant", "easy"), USAGE,
+             "write putt-putt"))
 
     add(Case("course", "wrong variant", ("course", "--variant", "nope"), USAGE, "unknown variant"))
     add(Case("course", "malformed date", ("course", "--date", "2025-13-01"), USAGE, "bad date"))
@@ -150,6 +168,12 @@ def sandbox(folder: Path) -> Path:
     (folder / "badboard.json").write_text(json.dumps({**game, "board_text": bad_board}))
     (folder / "illegal.json").write_text(json.dumps({**game, "moves": [{"play": "AS", "column": 3}]}))
     (folder / "othercard.json").write_text(json.dumps({**game, "moves": [{"draw": "9H"}]}))
+    (folder / "house.txt").write_text("# rules: putt-putt+jokers1+when-stuck\n" + PYSOL_1)
+    (folder / "norules.txt").write_text("# rules: hard\n" + PYSOL_1)
+    write_run(folder / "run8", "putt-putt", ("lookahead",), 20, seed=8)
+    late = deal_rows(parse_variant("putt-putt"), ("lookahead",), 40, 7).filter(pl.col("deal_index") >= 20)
+    write_frames(folder / "runlate", late, {"command": "test", "seed": 7, "n": 40,
+                                            "variant": "putt-putt", "policies": ["lookahead"]})
     run = write_run(folder / "run", "strict", ("greedy", "lookahead"), 20)
     info = json.loads((run / "run.json").read_text())
     info.update(identity={"variant": "strict", "rules_version": RULES_VERSION, "seed": 7, "n": 20,

@@ -82,7 +82,7 @@ def test_deal_after_writes_a_board_the_other_commands_read(tmp_path):
     result = runner.invoke(app, ["deal", "--pysol", "1", "--after", "12", "--policy", "lookahead",
                                  "--board"])
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("# pysol:1 after 12 moves of lookahead\nTalon:")
+    assert result.stdout.startswith("# rules: strict\n# pysol:1 after 12 moves of lookahead\nTalon:")
     rules = parse_variant("strict")
     expected = position_after(rules, pysol_board(rules, 1), parse_policy("lookahead"), 12).board
     assert parse_boards(result.stdout, rules) == [expected]

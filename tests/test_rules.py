@@ -156,15 +156,22 @@ def test_canonical_id_round_trips(rules):
 
 
 @pytest.mark.parametrize(("alias", "base"), [
-    ("golf-a", "strict"), ("hard", "strict"), ("dead-king", "strict"),
-    ("golf-b", "queens-on-kings"), ("medium", "queens-on-kings"),
-    ("golf-c", "putt-putt"), ("wrap", "putt-putt"), ("easy", "putt-putt"),
-    ("relaxed", "putt-putt"),
+    ("golf-a", "strict"), ("dead-king", "strict"), ("golf-b", "queens-on-kings"),
+    ("golf-c", "putt-putt"), ("wrap", "putt-putt"), ("relaxed", "putt-putt"),
 ])
 def test_aliases(alias, base):
     assert parse_variant(alias).id == base
     assert parse_variant(f"{alias}+jokers2+empty-start").id == f"{base}+jokers2+empty-start"
     assert ALIASES[alias] == base
+
+
+@pytest.mark.parametrize(("alias", "base"), [
+    ("hard", "strict"), ("medium", "queens-on-kings"), ("easy", "putt-putt")])
+def test_retired_aliases_name_their_replacement(alias, base):
+    """hard, medium and easy are course --difficulty bands, not variants (one meaning per word)."""
+    with pytest.raises(RulesError, match=f"alias '{alias}' is retired.*write {base}$"):
+        parse_variant(f"{alias}+jokers1")
+    assert alias not in ALIASES
 
 
 @pytest.mark.parametrize(("text", "canonical"), [

@@ -152,7 +152,9 @@ def test_study_plan_on_a_terminal(tmp_path):
 def test_odds_of_a_whole_strict_deal_shows_its_passes(tmp_path):
     run = run_on_pty(golfstats("odds", "--pysol", FAST_STRICT_DEAL, "--goal", "win"))
     _ok(run)
-    result = re.search(rf"pysol:{FAST_STRICT_DEAL} · strict · win \d+\.\d\d% .* (\d+\.\d\d) s\n",
+    result = re.search(rf"pysol:{FAST_STRICT_DEAL} · strict · honest odds, the stock order "
+                       rf"unknown: win \d+\.\d\d%.* · clairvoyant, knowing this board's Talon "
+                       rf"order: .* (\d+\.\d\d) s\n",
                        run.text)
     assert result, run
     # the live line, ticking: the board, the pass and the clock (in the value pass, the

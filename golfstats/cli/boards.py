@@ -2,19 +2,24 @@
 golfstats' seeded deals (``--seed S --index I``) or PySolFC's deals (``--pysol N``).
 
 Each board gets an id that says where it came from: ``file.txt#2`` (the second board
-of the file), ``seed:S:I`` or ``pysol:N``.  A board that cannot be read comes back as
-an error message, so that commands handling many boards can report it and go on.
+of the file), ``seed:S:I`` or ``pysol:N``, and the rule set it is read under: a file's
+own (its ``# rules:`` line), else the options given, else the default.  A board that
+cannot be read comes back as an error message, so that commands handling many boards can
+report it and go on.  Files are read as streams, board by board.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from golfstats.cli.options import DATA_ERROR, BoardSource, fail
+import typer
+
+from golfstats.cli.options import DATA_ERROR, BoardSource, RuleChoice, fail
 from golfstats.deals import PYSOL_MAX
 
 if TYPE_CHECKING:
@@ -28,49 +33,88 @@ class InputError(Exception):
 
 @dataclass(frozen=True)
 class Loaded:
-    """One board from a source, or the reason it could not be loaded."""
+    """One board from a source, or the reason it could not be loaded; ``rules`` is the
+    rule set it is read and answered under (its file's ``# rules:`` line, the options
+    given, or the default)."""
 
     label: str
     board: Board | None = None
     error: str | None = None
     key: int = 0
+    rules: Rules | None = None
+    #: Said once per file, with its first board: the file names no rule set.
+    note: str | None = None
 
 
 def file_label(path: Path) -> str:
     return "<stdin>" if str(path) == "-" else str(path)
 
 
-def read_file(path: Path) -> str:
+def open_lines(path: Path) -> contextlib.AbstractContextManager:
+    """The file (standard input for '-') open for reading line by line, as UTF-8."""
     if str(path) == "-":
-        return sys.stdin.read()
+        return contextlib.nullcontext(sys.stdin)
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"cannot read {path}: not a UTF-8 text file") from None
+        return path.open(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def file_boards(rules: Rules, path: Path) -> Iterator[Loaded]:
-    """Every board of a file, in order; unreadable files and bad boards come back as errors."""
-    from golfstats.board import BoardError, parse_boards
+def note(message: str) -> None:
+    """A one-line note on stderr (not an error: the command goes on)."""
+    typer.echo(f"golfstats: note: {message}", err=True)
+
+
+def file_boards(choice: RuleChoice, path: Path, tell: bool = True) -> Iterator[Loaded]:
+    """Every board of a file, in order, read as a stream (each board is parsed and
+    answered before the next is read); unreadable files and bad boards come back as
+    errors.  Each board's rule set is its file's (``RuleChoice.for_file``: options that
+    contradict it exit 2); a file that names none is read under the options given or the
+    default, and says so once: on stderr before its first board (``tell``), or in that
+    board's ``note``."""
+    from golfstats.board import BoardError, board_texts
 
     name = file_label(path)
     try:
-        text = read_file(path)
+        handle = open_lines(path)
     except InputError as exc:
         yield Loaded(name, error=str(exc))
         return
-    boards = parse_boards(text, rules)
-    if not boards:
+    count = 0
+    told = choice.given
+    try:
+        with handle as lines:
+            for text in board_texts(lines):
+                count += 1
+                label = f"{name}#{text.number}"
+                where = f"{name}: board {text.number}"
+                if text.named_error is not None:
+                    line = text.named_error.line
+                    yield Loaded(label, error=f"{where}, line {line}: {text.named_error.message}")
+                    continue
+                rules = choice.for_file(text.named, f"{name} (line {text.named_line})")
+                try:
+                    board = text.parse(rules)
+                except BoardError as exc:
+                    yield Loaded(label, error=f"{where}" + (f", line {exc.line}" if exc.line else "")
+                                 + f": {exc.message}", rules=rules)
+                    continue
+                said = None
+                if text.named is None and not told:
+                    told = True
+                    said = (f"{name} names no rule set (no '# rules: ID' line): read as "
+                            f"{rules.id}, the default; -v gives another")
+                    if tell:
+                        note(said)
+                yield Loaded(label, board=board, rules=rules, note=said)
+    except UnicodeDecodeError:
+        yield Loaded(name, error=f"cannot read {path}: not a UTF-8 text file")
+        return
+    except OSError as exc:
+        yield Loaded(name, error=f"cannot read {path}: {exc.strerror or exc}")
+        return
+    if not count:
         yield Loaded(name, error=f"{name}: no board found (board text: see docs/rules.md)")
-    for number, item in enumerate(boards, start=1):
-        label = f"{name}#{number}"
-        if isinstance(item, BoardError):
-            where = f"{name}: board {number}" + (f", line {item.line}" if item.line else "")
-            yield Loaded(label, error=f"{where}: {item.message}")
-        else:
-            yield Loaded(label, board=item)
 
 
 def seeded(rules: Rules, seed: int, index: int, count: int) -> Iterator[Loaded]:
@@ -80,7 +124,8 @@ def seeded(rules: Rules, seed: int, index: int, count: int) -> Iterator[Loaded]:
     for start in range(index, index + count, step):
         batch = seeded_deals(rules, seed, start, min(step, index + count - start))
         for i, (cards, key) in enumerate(zip(batch.cards, batch.keys, strict=True)):
-            yield Loaded(f"seed:{seed}:{start + i}", board_from_cards(rules, cards), key=int(key))
+            yield Loaded(f"seed:{seed}:{start + i}", board_from_cards(rules, cards), key=int(key),
+                         rules=rules)
 
 
 def pysol_boards(rules: Rules, numbers: range) -> Iterator[Loaded]:
@@ -95,7 +140,7 @@ def pysol_boards(rules: Rules, numbers: range) -> Iterator[Loaded]:
         except ValueError as exc:
             yield Loaded(f"pysol:{number}", error=f"pysol:{number}: {exc}")
             continue
-        yield Loaded(f"pysol:{number}", board)
+        yield Loaded(f"pysol:{number}", board, rules=rules)
 
 
 def pysol_numbers(text: str, allow_range: bool = True) -> range:
@@ -137,28 +182,34 @@ def check_sources(source: BoardSource, many: bool = False) -> None:
         fail("standard input ('-') can be read only once")
 
 
-def sources(rules: Rules, source: BoardSource, many: bool) -> Iterator[Loaded]:
-    """The boards of the source (checked first: errors exit)."""
+def sources(choice: RuleChoice, source: BoardSource, many: bool,
+            tell: bool = True) -> Iterator[Loaded]:
+    """The boards of the source, one at a time (checked first: errors exit); ``tell``:
+    the notes of ``file_boards`` go to stderr as they come."""
     check_sources(source, many)
     files, seed, index, count, pysol = source
     if files:
         for path in files:
-            yield from file_boards(rules, path)
+            yield from file_boards(choice, path, tell)
     elif seed is not None:
-        yield from seeded(rules, seed, index, count)
+        yield from seeded(choice.rules(), seed, index, count)
     else:
-        yield from pysol_boards(rules, pysol_numbers(pysol, allow_range=many))
+        yield from pysol_boards(choice.rules(), pysol_numbers(pysol, allow_range=many))
 
 
-def one_board(rules: Rules, source: BoardSource) -> Loaded:
+def one_board(choice: RuleChoice, source: BoardSource) -> Loaded:
     """The single board a command works on; any problem exits with a one-line error (a
     board that cannot be read or is not a board: exit code 1, invalid data, as in every
-    command; a file holding several: 2, a usage error)."""
-    loaded = list(sources(rules, source, many=False))
-    for item in loaded:
+    command; a file holding several: 2, a usage error, said at its second board, so a
+    large file is not read to the end to be refused)."""
+    first: Loaded | None = None
+    for item in sources(choice, source, many=False, tell=False):
         if item.error:
             fail(item.error, code=DATA_ERROR)
-    if len(loaded) != 1:
-        fail(f"{loaded[0].label.rsplit('#', 1)[0]} holds {len(loaded)} boards; this command "
-             "takes one (split the file, or use `golfstats solve` for many)")
-    return loaded[0]
+        if first is not None:
+            fail(f"{first.label.rsplit('#', 1)[0]} holds more than one board; this command "
+                 "takes one (split the file, or use `golfstats solve` for many)")
+        first = item
+    if first.note:
+        note(first.note)
+    return first

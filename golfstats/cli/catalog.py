@@ -13,9 +13,8 @@ from typing import Annotated
 import typer
 
 from golfstats.cli.boards import sources
-from golfstats.cli.options import BoardSource, KeyOpt, board_source, fail, rule_options
+from golfstats.cli.options import BoardSource, KeyOpt, RuleChoice, board_rules, board_source, fail
 from golfstats.cli.output import console, plural, report, style
-from golfstats.rules import Rules
 
 
 def variants_command(
@@ -89,14 +88,15 @@ def policies_command() -> None:
               markup=False)
 
 
-@rule_options()
+@board_rules()
 @board_source(many=False)
 def deal_command(
-    rules: Rules,
+    rules: RuleChoice,
     boards: BoardSource,
     board_text: Annotated[bool, typer.Option(
         "--board", help="Print board text (the format of docs/rules.md, as files hold it) instead "
-                        "of the picture.")] = False,
+                        "of the picture, under a '# rules: ID' line naming the rule set, which "
+                        "the commands that read the file take from it.")] = False,
     after: Annotated[int | None, typer.Option(
         "--after", min=0, metavar="N",
         help="The position after the first N moves (plays and draws) of --policy, which "
@@ -115,7 +115,7 @@ def deal_command(
     On a terminal cards have suit symbols and red suits are red (NO_COLOR turns colour
     off, FORCE_COLOR forces it); piped output writes cards as board text (7S, TH).
     """
-    from golfstats.board import format_board
+    from golfstats.board import format_board, rules_comment
     from golfstats.policies import PolicyError, parse_policy
     from golfstats.positions import PositionError, position_after
     from golfstats.render import board_lines
@@ -130,15 +130,16 @@ def deal_command(
     card_style = style(con)
     failed = 0
     first = True
+    named = None  # the rule set the last '# rules:' line printed names
     for item in sources(rules, boards, many=False):
         if item.error:
             report(item.error)
             failed += 1
             continue
-        board, label = item.board, item.label
+        board, label, rules_here = item.board, item.label, item.rules
         if after is not None:
             try:
-                board = position_after(rules, board, player, after,
+                board = position_after(rules_here, board, player, after,
                                        item.key if key is None else key).board
             except PositionError as exc:
                 fail(f"{item.label}: {exc}")
@@ -147,11 +148,15 @@ def deal_command(
             typer.echo()
         first = False
         if board_text:
+            if rules_here != named:
+                typer.echo(rules_comment(rules_here), nl=False)
+                named = rules_here
             if after is not None:
                 typer.echo(f"# {label}")
-            typer.echo(format_board(board, rules), nl=False)
+            typer.echo(format_board(board, rules_here), nl=False)
         else:
-            for line in board_lines(board, rules, card_style, title=f"{label} · {rules.id}"):
+            for line in board_lines(board, rules_here, card_style,
+                                    title=f"{label} · {rules_here.id}"):
                 con.print(line)
     if failed:
         raise typer.Exit(1)

@@ -14,6 +14,7 @@ import functools
 import inspect
 import os
 import typing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -58,13 +59,17 @@ class Group(TyperGroup):
         return option
 
 
+_VARIANT_HELP = ("Rule set: a king rule (strict, queens-on-kings, putt-putt; aliases golf-a/b/c, "
+                 "wrap, relaxed, dead-king) or a game (black-hole, all-in-a-row), optionally "
+                 "with +options (+jokers2, +empty-start, ...: e.g. putt-putt+jokers2).  See "
+                 f"`golfstats variants`.  Default: {DEFAULT_VARIANT}, in every command")
 VariantOpt = Annotated[str | None, typer.Option(
-    "--variant", "-v",
-    help="Rule set: a king rule (strict, queens-on-kings, putt-putt; aliases golf-a/b/c, "
-         "hard/medium/easy, wrap, relaxed, dead-king) or a game (black-hole, all-in-a-row), "
-         "optionally with +options (+jokers2, +empty-start, ...: e.g. putt-putt+jokers2).  See "
-         f"`golfstats variants`.  Default: {DEFAULT_VARIANT}, in every command.",
-    show_default=False)]
+    "--variant", "-v", help=_VARIANT_HELP + ".", show_default=False)]
+BoardVariantOpt = Annotated[str | None, typer.Option(
+    "--variant", "-v", show_default=False,
+    help=_VARIANT_HELP + "; a board file's own '# rules: ID' line (as `golfstats deal --board` "
+         "writes it) for its boards, which --variant and the rule flags may repeat but not "
+         "contradict.")]
 JokersOpt = Annotated[int | None, typer.Option(
     "--jokers", min=0, max=2, help="Add 0, 1 or 2 wild jokers (overrides the variant's).")]
 EmptyStartOpt = Annotated[bool | None, typer.Option(
@@ -226,15 +231,93 @@ def _given_rules(variant: str | None = None, **flags) -> Rules | None:
     return resolve_rules(variant, **flags)
 
 
+@dataclass(frozen=True)
+class RuleChoice:
+    """The rule set as a command that reads board files was given it: ``--variant`` and
+    the rule flags as typed (None where not given).  A file's ``# rules: ID`` line names
+    the rule set of its boards (``for_file``): what was given must agree with it."""
+
+    variant: str | None = None
+    jokers: int | None = None
+    empty_start: bool | None = None
+    draw: Draw | None = None
+    dead_queen: bool | None = None
+
+    @classmethod
+    def checked(cls, **given) -> RuleChoice:
+        """The choice, its rule set resolved once up front (an unknown variant exits here,
+        before any board is read)."""
+        choice = cls(**given)
+        choice.rules()
+        return choice
+
+    @property
+    def given(self) -> bool:
+        """A variant or a rule flag was given."""
+        return any(v is not None for v in (self.variant, self.jokers, self.empty_start,
+                                            self.draw, self.dead_queen))
+
+    def _flags(self) -> dict:
+        return {"jokers": self.jokers, "empty_start": self.empty_start, "draw": self.draw,
+                "dead_queen": self.dead_queen}
+
+    def rules(self) -> Rules:
+        """The rule set given (``DEFAULT_VARIANT`` where no variant is); errors exit."""
+        return resolve_rules(self.variant, **self._flags())
+
+    def words(self) -> str:
+        """The options as typed, e.g. ``-v strict --jokers 1``."""
+        parts = [f"-v {self.variant}"] if self.variant is not None else []
+        if self.jokers is not None:
+            parts.append(f"--jokers {self.jokers}")
+        if self.empty_start is not None:
+            parts.append("--empty-start" if self.empty_start else "--card-start")
+        if self.draw is not None:
+            parts.append(f"--draw {self.draw.value}")
+        if self.dead_queen is not None:
+            parts.append("--dead-queen" if self.dead_queen else "--live-queen")
+        return " ".join(parts)
+
+    def for_file(self, named: Rules | None, where: str) -> Rules:
+        """The rule set of boards whose file names ``named`` (None: names none, and the
+        given or default rule set applies).  Options that say another rule set than the
+        file's exit 2 in one line naming both (``where``: the file and its line)."""
+        if named is None or not self.given:
+            return self.rules() if named is None else named
+        try:
+            mine = (parse_variant(self.variant) if self.variant is not None else named)
+            mine = with_options(mine, jokers=self.jokers, empty_start=self.empty_start,
+                                draw=self.draw.value if self.draw else None,
+                                dead_queen=self.dead_queen)
+        except RulesError as exc:
+            fail(f"{where} names the rule set {named.id}; {self.words()} cannot apply to it: {exc}")
+        if mine != named:
+            fail(f"{where} names the rule set {named.id}, but {self.words()} says {mine.id}; "
+                 "drop the option (the file's rule set applies) or give the file's")
+        return named
+
+
+def board_rules():
+    """Decorator of the commands that read boards: replace the command's ``rules:
+    RuleChoice`` parameter by ``--variant`` and the rule flags, as ``rule_options``
+    does; the command gets what was given, and takes the rule set of each board file
+    from its ``# rules:`` line (``RuleChoice.for_file``)."""
+    return lambda func: _replace_parameter(func, "rules", _rule_parameters(BoardVariantOpt),
+                                           RuleChoice.checked)
+
+
+def _rule_parameters(variant=VariantOpt) -> list[inspect.Parameter]:
+    return [_keyword("variant", variant, None), _keyword("jokers", JokersOpt, None),
+            _keyword("empty_start", EmptyStartOpt, None), _keyword("draw", DrawOpt, None),
+            _keyword("dead_queen", DeadQueenOpt, None)]
+
+
 def rule_options(optional: bool = False):
     """Decorator: replace the command's ``rules: Rules`` parameter by ``--variant`` and the
     rule flags ``--jokers``, ``--empty-start``, ``--draw`` and ``--dead-queen``.  The
     command gets ``DEFAULT_VARIANT`` when none is given, or, with ``optional``, None (it
     then takes the rule set from elsewhere, as ``simulate --resume`` from the run)."""
-    new = [_keyword("variant", VariantOpt, None), _keyword("jokers", JokersOpt, None),
-           _keyword("empty_start", EmptyStartOpt, None), _keyword("draw", DrawOpt, None),
-           _keyword("dead_queen", DeadQueenOpt, None)]
-    return lambda func: _replace_parameter(func, "rules", new,
+    return lambda func: _replace_parameter(func, "rules", _rule_parameters(),
                                            _given_rules if optional else resolve_rules)
 
 

@@ -23,6 +23,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from golfstats.sim.progress import clock
+
 #: Seconds before a line appears (fast work prints nothing).
 DELAY = 1.5
 #: Redraws per second of the ticking displays.
@@ -30,16 +32,6 @@ REFRESH = 4
 PASSES = {"wins": "which states some order still wins", "reach": "which states the deal reaches",
           "values": "chances of winning", "strokes": "expected strokes",
           "all": "every reachable state and its expected strokes"}
-
-
-def clock(seconds: float) -> str:
-    """``42 s``, ``3 min 05 s``, ``1 h 02 min``."""
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds} s"
-    if seconds < 3600:
-        return f"{seconds // 60} min {seconds % 60:02d} s"
-    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
 class _Line:

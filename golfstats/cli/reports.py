@@ -286,22 +286,37 @@ def _draw_card(course, rules: Rules, path: Path, quiet: bool = False) -> None:
 def compare(
     run_dirs: RunDirsArg,
     policies: Annotated[list[str], typer.Option(
-        "--policy", "-p", help="A policy of the run; give it twice, A then B (e.g. --policy "
-                               "lookahead --policy greedy), as simulate takes its policies.")],
-    variant: Annotated[str | None, typer.Option("--variant", "-v", help="Only this variant.")] = None,
+        "--policy", "-p", help="Two policies of the run, A then B (--policy lookahead --policy "
+                               "greedy), as simulate takes its policies; or, with two run "
+                               "directories RUN_A RUN_B, one policy, compared with itself "
+                               "under the two runs' rule sets.")],
+    variant: Annotated[str | None, typer.Option(
+        "--variant", "-v", help="Only this variant (two policies of one run).")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Also write compare.md and compare.csv here.")] = None,
 ) -> None:
-    """Paired comparison of two policies on the same deals: win-rate difference with a 95%
-    interval, McNemar's test, mean stroke difference, and 9- and 18-hole match play."""
+    """Paired comparison on the same deals: win-rate difference with a 95% interval,
+    McNemar's test, mean stroke difference with its interval.
+
+    `compare RUN --policy A --policy B`: two policies of a run (and 9- and 18-hole match
+    play).  `compare RUN_A RUN_B --policy P`: one policy under two rule sets, from two runs
+    of the same seed (so the same deals), paired by deal index.
+    """
     from golfstats.cli.output import print_blocks
-    from golfstats.report.compare import compare_policies, comparison_blocks, comparison_table
     from golfstats.report.doc import markdown
     from golfstats.runs import RunError, merge_deals, resolve_policy
 
     names = [p.strip() for p in policies]
+    if len(names) == 1 and len(run_dirs) == 2:
+        if variant is not None:
+            fail("--variant picks a variant of one run; RUN_A RUN_B are one rule set each")
+        return _compare_rule_sets(run_dirs, names[0], out)
     if len(names) != 2:
-        fail(f"compare takes two policies, --policy A --policy B, not {len(names)}")
+        fail(f"compare takes two policies of one run (--policy A --policy B), or two runs and "
+             f"one policy (RUN_A RUN_B --policy P); not {len(names)} policies and "
+             f"{len(run_dirs)} run{'s' if len(run_dirs) != 1 else ''}")
+    from golfstats.report.compare import compare_policies, comparison_blocks, comparison_table
+
     if out is not None:
         writable_dir(out)
     runs = _runs(run_dirs)
@@ -326,6 +341,40 @@ def compare(
         write_text(out / "compare.md", markdown(blocks))
         try:
             comparison_table(results).write_csv(out / "compare.csv", float_precision=6)
+        except OSError as exc:
+            fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
+        typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.csv'}")
+
+
+def _compare_rule_sets(run_dirs: list[Path], policy: str, out: Path | None) -> None:
+    """``compare RUN_A RUN_B --policy P``: the policy under the two runs' rule sets."""
+    from golfstats.cli.output import print_blocks
+    from golfstats.report.doc import markdown
+    from golfstats.report.rulesets import (
+        PairingError,
+        compare_rule_sets,
+        rule_set_blocks,
+        rule_set_table,
+    )
+    from golfstats.runs import RunError, resolve_policy
+
+    if out is not None:
+        writable_dir(out)
+    run_a, run_b = _runs(run_dirs)
+    try:
+        deals_a, deals_b = run_a.deals(), run_b.deals()
+        spec = resolve_policy(policy, set(deals_a["policy"].unique()) & set(deals_b["policy"].unique()))
+        result = compare_rule_sets(deals_a, deals_b, spec, str(run_dirs[0]), str(run_dirs[1]))
+    except RunError as exc:
+        _run_failed(exc)
+    except PairingError as exc:
+        fail(str(exc))
+    blocks = rule_set_blocks(result)
+    print_blocks(blocks)
+    if out:
+        write_text(out / "compare.md", markdown(blocks))
+        try:
+            rule_set_table(result).write_csv(out / "compare.csv", float_precision=6)
         except OSError as exc:
             fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
         typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.csv'}")

@@ -22,9 +22,10 @@ from golfstats.cli.options import (
     GoalOpt,
     KeyOpt,
     MaxMemoryOpt,
+    RuleChoice,
+    board_rules,
     board_source,
     fail,
-    rule_options,
 )
 from golfstats.cli.output import (
     console,
@@ -39,10 +40,10 @@ from golfstats.goals import Goal
 from golfstats.rules import Rules
 
 
-@rule_options()
+@board_rules()
 @board_source(many=True)
 def solve_command(
-    rules: Rules,
+    rules: RuleChoice,
     boards: BoardSource,
     goal: GoalOpt = Goal.STROKES,
     json_out: Annotated[bool, typer.Option(
@@ -69,13 +70,15 @@ def solve_command(
     con = console()
     card_style = style(con)
     goal_win = goal is Goal.WIN
-    has_stock = rules.layout.has_stock
+    choice = rules
     failed = solved = won = unresolved = 0
-    for item in sources(rules, boards, many=True):
+    for item in sources(choice, boards, many=True):
         if item.error:
             report(item.error)
             failed += 1
             continue
+        rules = item.rules
+        has_stock = rules.layout.has_stock
         try:
             with Activity(f"solving {item.label}"):
                 line = solve(item.board, rules, goal.value)
@@ -130,10 +133,10 @@ MaxStatesOpt = Annotated[int | None, typer.Option(
                                 "Default: no limit but --max-memory.")]
 
 
-@rule_options()
+@board_rules()
 @board_source(many=True)
 def odds_command(
-    rules: Rules,
+    rules: RuleChoice,
     boards: BoardSource,
     goal: HonestGoalOpt = Goal.WIN_STROKES,
     max_states: MaxStatesOpt = None,
@@ -149,7 +152,7 @@ def odds_command(
     Per board: the win probability (win_p) and the expected strokes of perfect play
     without peeking, over every order of the stock (the order in the board's Talon line
     is ignored), and beside them the clairvoyant verdict (the exact solver, which knows
-    the order).  --goal win computes the chance of winning alone: much faster and in less
+    the order), each labelled.  --goal win computes the chance of winning alone: much faster and in less
     memory.  Black Hole and All in a Row hide nothing: their odds are the exact solver's
     verdict.  A computation of more than a second or two shows its passes on the terminal
     (stderr).
@@ -159,12 +162,14 @@ def odds_command(
     from golfstats.solver import solve
 
     con = console()
+    choice = rules
     failed = unresolved = 0
-    for item in sources(rules, boards, many=True):
+    for item in sources(choice, boards, many=True):
         if item.error:
             report(item.error)
             failed += 1
             continue
+        rules = item.rules
         seer = solve(item.board, rules)
         try:
             with HonestProgress(item.label) as progress:
@@ -180,10 +185,14 @@ def odds_command(
                                    "clairvoyant_won": seer.won,
                                    "clairvoyant_strokes": seer.strokes}))
             continue
-        seen = f"clairvoyant: {outcome(seer.won, seer.strokes, seer.stock_left, rules.layout.has_stock)}"
+        has_stock = rules.layout.has_stock
+        verdict = outcome(seer.won, seer.strokes, seer.stock_left, has_stock)
+        seen = (f"clairvoyant, knowing this board's Talon order: {verdict}" if has_stock else
+                f"exact solver: {verdict}")
         st = value.stats
         if value.resolved:
-            honest = f"win {100 * value.win_p:.2f}%"
+            honest = ("honest odds, the stock order unknown: " if has_stock else "") + \
+                f"win {100 * value.win_p:.2f}%"
             if not math.isnan(value.expected_strokes):
                 honest += f", expected strokes {value.expected_strokes:.3f}"
         elif st.disk_error:
@@ -199,10 +208,10 @@ def odds_command(
         raise typer.Exit(1)
 
 
-@rule_options()
+@board_rules()
 @board_source(many=False)
 def hint_command(
-    rules: Rules,
+    rules: RuleChoice,
     boards: BoardSource,
     goal: HonestGoalOpt = Goal.WIN_STROKES,
     peek: Annotated[bool, typer.Option(
@@ -225,6 +234,7 @@ def hint_command(
     a Row nothing is hidden, and the hint is the exact solver's.
     """
     item = one_board(rules, boards)
+    rules = item.rules
     if peek or not rules.layout.has_stock:
         _clairvoyant_hint(rules, item, json_out)
         return
@@ -311,10 +321,10 @@ def _clairvoyant_hint(rules: Rules, item, json_out: bool) -> None:
               f"(a line of {plural(line.n_moves, 'move')}; see `golfstats solve`)", markup=False)
 
 
-@rule_options()
+@board_rules()
 @board_source(many=False)
 def play_command(
-    rules: Rules,
+    rules: RuleChoice,
     boards: BoardSource,
     policy: Annotated[str, typer.Option(
         "--policy", "-p",
@@ -343,6 +353,7 @@ def play_command(
     except PolicyError as exc:
         fail(str(exc))
     item = one_board(rules, boards)
+    rules = item.rules
     used_key = item.key if key is None else key
     try:
         with Activity(f"playing {item.label} with {chosen.spec}"):

@@ -41,6 +41,17 @@ def mcnemar(b: int, c: int) -> tuple[float, float, float]:
     return exact, chi2, math.erfc(math.sqrt(chi2 / 2))
 
 
+#: Below this a p-value is printed as "< 1e-300": a double's exponent ends near there, and
+#: a p that small (strict's exact p is about 1e-57708) underflows to 0, which it is not.
+P_FLOOR = 1e-300
+
+
+def p_text(p: float) -> str:
+    """A p-value in words: ``0.0123``, or ``< 1e-300`` where it is too small for a double
+    (never ``0``)."""
+    return "< 1e-300" if p < P_FLOOR else f"{p:.4g}"
+
+
 def newcombe_independent(x1: int, n1: int, x2: int, n2: int, z: float = Z95) -> tuple[float, float]:
     """95% interval for ``x1/n1 - x2/n2`` from independent samples (Newcombe 1998, method 10)."""
     p1, p2 = x1 / n1, x2 / n2
@@ -146,6 +157,23 @@ class Comparison:
     stroke_diff_low: float
     stroke_diff_high: float
     matches: dict[int, MatchPlay] = field(default_factory=dict)
+    #: "a" or "b" when that side sees the stock order (a clairvoyant player), else "".
+    clairvoyant: str = ""
+
+    def mcnemar_omitted(self) -> str | None:
+        """Why McNemar's test is empty here (it is then not printed), or None.  It weighs
+        the deals one side won and the other lost; with none it has nothing to weigh, and
+        against the clairvoyant optimum an honest player never wins a deal alone: every
+        deal it wins, the player who sees the stock order wins too."""
+        if self.only_a + self.only_b == 0:
+            return "no deal was won by one and lost by the other"
+        seer, other, alone = ((self.a, self.b, self.only_b) if self.clairvoyant == "a" else
+                              (self.b, self.a, self.only_a) if self.clairvoyant == "b" else
+                              (None, None, 1))
+        if seer is not None and alone == 0:
+            return (f"{seer} sees the stock order and won every deal {other} won, as the "
+                    "clairvoyant optimum does by construction: the test would only restate that")
+        return None
 
 
 def comparison_from_tally(t: dict) -> Comparison:
@@ -161,12 +189,27 @@ def comparison_from_tally(t: dict) -> Comparison:
                       (both + only_a) / n if n else nan, (both + only_b) / n if n else nan,
                       (only_a - only_b) / n if n else nan, low, high, exact_p, chi2, chi2_p,
                       t["strokes_a_sum"] / n if n else nan, t["strokes_b_sum"] / n if n else nan,
-                      mean, mlow, mhigh, matches)
+                      mean, mlow, mhigh, matches, clairvoyant_side(t["a"], t["b"]))
 
 
 def compare_pair(pairs: pl.DataFrame, variant: str, a: str, b: str) -> Comparison:
     """The comparison of one variant's paired rows (as made by ``runs.tally.paired``)."""
     return comparison_from_tally(pair_tally_of(pairs, variant, a, b))
+
+
+def clairvoyant_side(a: str, b: str) -> str:
+    """"a" or "b" when that policy sees the stock order (and the other does not), else ""
+    (names that are no registered policy count as honest)."""
+    from golfstats.policies import PolicyError, is_honest
+
+    def sees(spec: str) -> bool:
+        try:
+            return not is_honest(spec)
+        except PolicyError:
+            return False
+
+    seer_a, seer_b = sees(a), sees(b)
+    return "a" if seer_a and not seer_b else "b" if seer_b and not seer_a else ""
 
 
 def compare_policies(deals: pl.DataFrame, a: str, b: str) -> list[Comparison]:
@@ -183,7 +226,8 @@ def comparison_table(results: list[Comparison]) -> pl.DataFrame:
     """One row per comparison (and round size) with every figure, for CSV."""
     rows = []
     for r in results:
-        row = {k: v for k, v in r.__dict__.items() if k != "matches"}
+        row = {k: v for k, v in r.__dict__.items() if k not in ("matches", "clairvoyant")}
+        row["mcnemar_omitted"] = r.mcnemar_omitted() or ""
         for h, m in r.matches.items():
             for key, value in m.__dict__.items():
                 if key != "holes":
@@ -192,24 +236,38 @@ def comparison_table(results: list[Comparison]) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None)
 
 
-def comparison_blocks(r: Comparison) -> list:
-    """The comparison as report blocks (``report.doc``): a heading and its findings."""
-    from golfstats.report.doc import Bullets, Heading
+def mcnemar_line(r: Comparison) -> str:
+    """McNemar's test in words: both p-values (``p_text``), or why it is omitted."""
+    omitted = r.mcnemar_omitted()
+    if omitted:
+        return f"McNemar's test: omitted ({omitted})"
+    return (f"McNemar's test: exact p = {p_text(r.mcnemar_exact_p)}; chi-square "
+            f"(continuity-corrected) = {r.mcnemar_chi2:.3f}, p = {p_text(r.mcnemar_chi2_p)}")
 
+
+def paired_findings(r: Comparison) -> list[str]:
+    """The paired findings of A against B: win rates and their difference, the deals by
+    who won them, McNemar's test and the stroke difference."""
     def pct(x: float) -> str:
         return f"{100 * x:.2f}%"
 
-    items = [
+    return [
         f"Win rate: A {pct(r.win_rate_a)}, B {pct(r.win_rate_b)}; difference A-B "
         f"{100 * r.diff:+.2f} pp, 95% CI [{100 * r.diff_low:+.2f}, {100 * r.diff_high:+.2f}] pp "
         "(Newcombe, paired)",
         f"Deals: both won {r.both}, only A {r.only_a}, only B {r.only_b}, neither {r.neither}",
-        f"McNemar's test: exact p = {r.mcnemar_exact_p:.4g}; chi-square (continuity-corrected) "
-        f"= {r.mcnemar_chi2:.3f}, p = {r.mcnemar_chi2_p:.4g}",
+        mcnemar_line(r),
         f"Strokes: mean A {r.mean_strokes_a:.3f}, B {r.mean_strokes_b:.3f}; mean difference A-B "
         f"{r.stroke_diff:+.3f}, 95% CI [{r.stroke_diff_low:+.3f}, {r.stroke_diff_high:+.3f}] "
         "(normal approximation)",
     ]
+
+
+def comparison_blocks(r: Comparison) -> list:
+    """The comparison as report blocks (``report.doc``): a heading and its findings."""
+    from golfstats.report.doc import Bullets, Heading
+
+    items = paired_findings(r)
     for h, m in r.matches.items():
         if not m.rounds:
             items.append(f"{h}-hole rounds: fewer than {h} paired deals, no round played")

@@ -27,6 +27,9 @@ OnDone = Callable[[ChunkDone], None]
 OnReady = Callable[[], None]
 #: Told by the first worker that finds the kernels' cache cold: the compile's seconds.
 OnCompile = Callable[[float], None]
+#: ``on_playing(worker, chunk, policy, deal)``: what a local worker is on (``work.OnDeal``);
+#: ``on_playing(worker, None)`` once its chunk is done.
+OnPlaying = Callable[..., None]
 _JOIN_SECONDS = 10.0
 
 
@@ -78,7 +81,8 @@ def _serve(number: int, peers: int, spec: RunSpec, conn) -> None:
         if chunk is None:
             return
         try:
-            done = play_and_write(spec, chunk)
+            done = play_and_write(spec, chunk, lambda on, policy, deal: conn.send(
+                ("playing", on, policy, deal)))
         except Exception as exc:
             conn.send(("error", chunk.index, _describe(exc), traceback.format_exc()))
             continue
@@ -105,6 +109,7 @@ class _Pool:
     on_done: OnDone
     on_ready: OnReady | None
     on_compile: OnCompile | None = None
+    on_playing: OnPlaying | None = None
     failure: str | None = None
     started_any: bool = False
     alive: list[_Worker] = field(default_factory=list)
@@ -139,6 +144,12 @@ class _Pool:
         except (EOFError, OSError):
             return False  # the process ended; its sentinel says how
         kind = msg[0]
+        if kind == "playing":  # what the worker is on now: no answer, no dispatch
+            if self.on_playing is not None:
+                self.on_playing(worker.number, *msg[1:])
+            return True
+        if kind in ("done", "error") and self.on_playing is not None:
+            self.on_playing(worker.number, None)
         if kind == "compiling":
             if self.on_compile is not None:
                 self.on_compile(msg[1])
@@ -181,7 +192,7 @@ class _Pool:
 
 def run_local(spec: RunSpec, chunks: list[Chunk], workers: int, on_done: OnDone,
               log_level: int | str, on_ready: OnReady | None = None,
-              on_compile: OnCompile | None = None) -> None:
+              on_compile: OnCompile | None = None, on_playing: OnPlaying | None = None) -> None:
     """Play ``chunks`` on ``workers`` spawned processes (each writes its own parts; on a
     cold cache they share the compile out, ``work.warm_up``)."""
     import multiprocessing
@@ -193,7 +204,8 @@ def run_local(spec: RunSpec, chunks: list[Chunk], workers: int, on_done: OnDone,
         return
     context = multiprocessing.get_context("spawn")
     sink = WorkerLogSink(context)
-    pool = _Pool(deque(chunks), [], {c.index: c for c in chunks}, on_done, on_ready, on_compile)
+    pool = _Pool(deque(chunks), [], {c.index: c for c in chunks}, on_done, on_ready, on_compile,
+                 on_playing)
     peers = min(workers, len(chunks))
     try:
         for number in range(peers):
@@ -333,19 +345,21 @@ def run_dask(spec: RunSpec, chunks: list[Chunk], client, on_done: OnDone, log_le
 
 # ------------------------------------------------------------------ either
 
-Play = Callable[[RunSpec, list[Chunk], OnDone, OnReady, OnCompile], None]
+Play = Callable[[RunSpec, list[Chunk], OnDone, OnReady, OnCompile, OnPlaying], None]
 
 
 @contextlib.contextmanager
 def open_backend(backend: str, workers: int, scheduler: str | None,
                  log_level: int | str) -> Iterator[Play]:
-    """``play(spec, chunks, on_done, on_ready, on_compile=None)`` on ``backend``.  The dask
-    backend connects here, so an unreachable scheduler is refused before the run starts
-    (its workers log their compile instead of calling ``on_compile``)."""
+    """``play(spec, chunks, on_done, on_ready, on_compile=None, on_playing=None)`` on
+    ``backend``.  The dask backend connects here, so an unreachable scheduler is refused
+    before the run starts (its workers log their compile instead of calling
+    ``on_compile``, and say nothing of the chunk they are on: ``on_playing`` is local)."""
     if backend == "dask":
         with dask_client(scheduler, workers) as client:
-            yield lambda spec, chunks, on_done, on_ready, on_compile=None: run_dask(
-                spec, chunks, client, on_done, log_level, on_ready)
+            yield lambda spec, chunks, on_done, on_ready, on_compile=None, on_playing=None: \
+                run_dask(spec, chunks, client, on_done, log_level, on_ready)
     else:
-        yield lambda spec, chunks, on_done, on_ready, on_compile=None: run_local(
-            spec, chunks, workers, on_done, log_level, on_ready, on_compile)
+        yield lambda spec, chunks, on_done, on_ready, on_compile=None, on_playing=None: \
+            run_local(spec, chunks, workers, on_done, log_level, on_ready, on_compile,
+                      on_playing)

@@ -1,9 +1,13 @@
 """A progress bar on the terminal (rich, on stderr): deals done, deals per second, ETA,
-and each policy's win rate so far with its Wilson 95% interval (so a user can stop a run
-once it is precise enough, and resume it later).  A first run's compile of the kernels is
-announced on stderr, as the bar's description on a terminal and as one line otherwise."""
+each policy's win rate so far with its Wilson 95% interval (so a user can stop a run
+once it is precise enough, and resume it later), and what each worker is on: its chunk
+and policy and, for a slow player, its deal, with how long it has been on it.  A first
+run's compile of the kernels is announced on stderr, as the bar's description on a
+terminal and as one line otherwise."""
 
 from __future__ import annotations
+
+import time
 
 from rich.console import Console
 from rich.progress import (
@@ -18,6 +22,26 @@ from rich.progress import (
 from rich.text import Text
 
 from golfstats.stats import wilson
+
+#: Seconds a worker stays on one chunk or deal before the bar names it (fast chunks
+#: come and go unnamed).
+SHOW_AFTER = 2.0
+
+
+def clock(seconds: float) -> str:
+    """``42 s``, ``3 min 05 s``, ``1 h 02 min``."""
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+def percent(wins: int, n: int) -> str:
+    """A win rate in percent with two decimals, rounded as the run's summary table rounds
+    ``win_rate`` (``100 * (wins / n)``: the rate first, then the percent)."""
+    return f"{100 * (wins / n):.2f}"
 
 
 class _RateColumn(ProgressColumn):
@@ -34,12 +58,15 @@ class _BarAndRates(Progress):
     def __init__(self, *columns, **kwargs) -> None:
         # set before rich's __init__, which renders once (through get_renderables)
         self.rates: list[str] = []
+        self.doing = lambda: []
         super().__init__(*columns, **kwargs)
 
     def get_renderables(self):
         yield self.make_tasks_table(self.tasks)
         for line in self.rates:
             yield Text(line, style="green")
+        for line in self.doing():
+            yield Text(line, style="cyan", no_wrap=True, overflow="ellipsis")
 
 
 def compile_notice(seconds: float) -> str:
@@ -71,6 +98,10 @@ class RunProgress:
         self._policies = policies
         self._wins = [0] * len(policies)
         self._played = [0] * len(policies)
+        #: worker -> (chunk, policy, deal or None, since when on that deal or chunk)
+        self._doing: dict[int, tuple] = {}
+        if self._progress is not None:
+            self._progress.doing = self.doing
 
     def starting(self) -> None:
         """The workers start (and load the kernels): the bar says so until ``ready``."""
@@ -92,6 +123,28 @@ class RunProgress:
         if self._progress is not None:
             self._progress.update(self._task, description=description)
 
+    def playing(self, worker: int, chunk=None, policy: str | None = None,
+                deal: int | None = None) -> None:
+        """Worker ``worker`` is on ``chunk`` with ``policy`` (and on ``deal`` of it, for a
+        player slow enough to be told deal by deal); ``chunk`` None: it is done."""
+        if chunk is None:
+            self._doing.pop(worker, None)
+            return
+        before = self._doing.get(worker)
+        same = before is not None and before[:3] == (chunk, policy, deal)
+        self._doing[worker] = (chunk, policy, deal, before[3] if same else time.perf_counter())
+
+    def doing(self, now: float | None = None) -> list[str]:
+        """"  worker 0: chunk 3 (deals 6-7) · optimal · deal 7 for 2 min 05 s": what each
+        worker has been on for ``SHOW_AFTER`` seconds or more."""
+        now = time.perf_counter() if now is None else now
+        lines = []
+        for worker, (chunk, policy, deal, since) in sorted(self._doing.items()):
+            if now - since >= SHOW_AFTER:
+                on = f" · deal {deal}" if deal is not None else ""
+                lines.append(f"  worker {worker}: {chunk} · {policy}{on} for {clock(now - since)}")
+        return lines
+
     def advance(self, deals: int) -> None:
         if self._progress is not None:
             self._progress.advance(self._task, deals)
@@ -112,7 +165,7 @@ class RunProgress:
         for spec, w, n in zip(self._policies, self._wins, self._played, strict=True):
             if n:
                 low, high = wilson(w, n)
-                lines.append(f"  {spec:<{width}}  {100 * w / n:6.2f}% "
+                lines.append(f"  {spec:<{width}}  {percent(w, n):>6}% "
                              f"[{100 * low:.2f}, {100 * high:.2f}] of {n:,}")
         return lines
 

@@ -334,7 +334,7 @@ def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Ch
 
         if todo:
             bar.starting()
-        play(spec, todo, on_done, on_ready, on_compile)
+        play(spec, todo, on_done, on_ready, on_compile, bar.playing)
         bar.ready()
     summary_started = time.perf_counter()
     played_until = timing["last_chunk"] or summary_started

@@ -41,10 +41,37 @@ def tally(rows: pl.DataFrame, specs: tuple[str, ...]) -> tuple[tuple[int, ...], 
     return tuple(w for w, _ in pairs), tuple(n for _, n in pairs)
 
 
-def play_chunk(spec: RunSpec, chunk: Chunk) -> pl.DataFrame:
+#: A player whose registry entry says it takes this many seconds a deal or more is played
+#: deal by deal when the run wants to know which deal it is on (``play_chunk``'s
+#: ``on_deal``); faster players play their chunk in one call and are told per chunk.
+DEAL_BY_DEAL = 1.0
+#: ``on_deal(chunk, policy spec, deal index or None)``: what a worker is on now.
+OnDeal = Callable[[Chunk, str, int | None], None]
+
+
+def _play_told(spec: RunSpec, policy, batch, chunk: Chunk, on_deal: OnDeal) -> dict:
+    """``play_deals`` of ``batch``, saying first what is played: the chunk, or, for a slow
+    player, each deal in turn (each deal's row is its own, however the batch is cut)."""
+    import numpy as np
+
+    from golfstats.deals import DealBatch
+    from golfstats.policies import play_deals
+
+    if policy.info.seconds_per_deal < DEAL_BY_DEAL or chunk.count == 1:
+        on_deal(chunk, policy.spec, chunk.start if chunk.count == 1 else None)
+        return play_deals(spec.rules, policy, batch, spec.goal)
+    parts = []
+    for k in range(chunk.count):
+        on_deal(chunk, policy.spec, chunk.start + k)
+        one = DealBatch(batch.start + k, batch.cards[k:k + 1], batch.keys[k:k + 1])
+        parts.append(play_deals(spec.rules, policy, one, spec.goal))
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
+def play_chunk(spec: RunSpec, chunk: Chunk, on_deal: OnDeal | None = None) -> pl.DataFrame:
     """Rows of ``chunk`` (``runs.DEAL_SCHEMA``): every policy on deals ``chunk.start ..
     chunk.stop-1``, policy by policy in ``spec.policies`` order, deals in index order.
-    Same deals for every policy."""
+    Same deals for every policy.  ``on_deal`` is told what is being played (``OnDeal``)."""
     from golfstats.deals import seeded_deals
     from golfstats.policies import play_deals
     from golfstats.runs.write import deal_rows
@@ -55,7 +82,10 @@ def play_chunk(spec: RunSpec, chunk: Chunk) -> pl.DataFrame:
     results = []
     for policy in spec.policies:
         started = time.perf_counter()
-        results.append((policy.spec, play_deals(spec.rules, policy, batch, spec.goal)))
+        if on_deal is None:
+            results.append((policy.spec, play_deals(spec.rules, policy, batch, spec.goal)))
+        else:
+            results.append((policy.spec, _play_told(spec, policy, batch, chunk, on_deal)))
         log.debug("%s: %s played %d deals in %.3f s", chunk, policy.spec, chunk.count,
                   time.perf_counter() - started)
     identity = {"run_id": spec.run_id, "seed": spec.seed, "variant": spec.rules.id,
@@ -126,13 +156,14 @@ def compile_share(rules, policies, peers: int) -> tuple[list[tuple], float]:
     return [tuple(share) for share in shares], max(loads)
 
 
-def play_and_write(spec: RunSpec, chunk: Chunk) -> ChunkDone:
-    """Play ``chunk`` and write its part atomically (local workers share the run's disk),
-    unless the run keeps no rows (``RunSpec.keep_rows``)."""
+def play_and_write(spec: RunSpec, chunk: Chunk, on_deal: OnDeal | None = None) -> ChunkDone:
+    """Play ``chunk`` (telling ``on_deal`` what is played) and write its part atomically
+    (local workers share the run's disk), unless the run keeps no rows
+    (``RunSpec.keep_rows``)."""
     from golfstats.runs.write import write_part
 
     started = time.perf_counter()
-    rows = play_chunk(spec, chunk)
+    rows = play_chunk(spec, chunk, on_deal)
     if spec.keep_rows:
         write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
     return chunk_done(spec, chunk, rows, time.perf_counter() - started)
