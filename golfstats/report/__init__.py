@@ -33,14 +33,14 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
                  extra_sections: list[tuple[str, str]] | None = None,
                  par: bool = True) -> ReportFiles:
     """Tables, charts and the HTML page of the merged summaries of ``runs``; with ``par``,
-    the page's par section (``par.par_section``: the par to print per variant) and
+    the page's par section (``par_text.par_section``: the par to print per variant) and
     ``tables/par.md``.
 
     ``extra_sections`` are (heading, inner HTML) appended to the page (the study adds its
     own par table and passes ``par=False``).
     """
     from golfstats.report import charts, doc, html, tables
-    from golfstats.report.par import par_section
+    from golfstats.report.par_text import par_section
 
     out_dir = Path(out_dir)
     summary = merge_summaries(runs)
