@@ -142,9 +142,10 @@ def par_blocks(sets: list[VariantPar]) -> list[Block]:
     for s in sets:
         ref = s.chosen
         pars = ", ".join(f"{h} holes {ref.rounds[h].par}" for h in sizes)
-        where = f"{s.variant}: print" if several else "Print"
-        blocks.append(Para(f"{where} par {pars}: {s.reference}'s median round total "
-                           f"(the reference player; `--policy` names another).", strong=True))
+        where = f" for {s.variant}" if several else ""
+        blocks.append(Para(f"Par to print{where}: {pars} ({s.reference}'s median round total; "
+                           f"{s.reference} is the reference player, --policy names another).",
+                           strong=True))
     blocks.append(Para(
         "Par of a round of deals nobody chose is the player's median round total (docs/rules.md, "
         "\"Par\"); strokes/hole is a hole's expected par (exact: from the deals' exact "
