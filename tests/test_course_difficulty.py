@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -98,15 +99,24 @@ def test_explicit_bounds_and_the_documented_thirds():
 
 
 def test_pars_come_from_the_reference_player(known_odds):
+    """A hole's expectation is the reference player's mean strokes over the deal's stock
+    orders (``course_par.stock_orders``), and the pars round them to the course's par."""
+    from golfstats.course_par import hole_pars, stock_orders
+    from golfstats.deals import DealBatch, board_from_cards
     from golfstats.policies import parse_policy, play_deals
 
     batch = seeded_deals(RULES, SEED, 0, 200)
+    stock = len(board_from_cards(RULES, batch.cards[0]).stock)
     for policy in (None, "greedy"):
-        course = make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.3), policy=policy)
-        strokes = play_deals(RULES, parse_policy(policy or "lookahead"), batch)["strokes"]
-        assert [h.par for h in course.hole_list] == [min(max(int(strokes[h.index]), 3), 5)
-                                                      for h in course.hole_list]
-        assert course.policy == (policy or "lookahead")
+        course = make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.3), policy=policy,
+                             orders=12)
+        for hole in course.hole_list:
+            cards, keys = stock_orders(batch.cards[hole.index], stock, SEED, hole.index, 12)
+            strokes = play_deals(RULES, parse_policy(policy or "lookahead"), DealBatch(0, cards, keys))
+            assert hole.expected_strokes == pytest.approx(float(np.mean(strokes["strokes"])))
+        expected = [h.expected_strokes for h in course.hole_list]
+        assert [h.par for h in course.hole_list] == hole_pars(expected).tolist()
+        assert course.policy == (policy or "lookahead") and course.orders == 12
 
 
 def test_an_unresolved_deal_is_skipped_and_counted(known_odds):

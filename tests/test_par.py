@@ -146,7 +146,8 @@ def test_par_from_a_histogram_is_par_from_the_same_deals():
     again = par_from_hist("x", "y", hist)
     assert again.rounds[18].low == a.rounds[18].low and again.rounds[18].p_off == a.rounds[18].p_off
     table = par_table([a])
-    assert table["par9"][0] == a.rounds[9].par and table["course_par9"][0] == course_par([a.mean_per_hole] * 9)
+    assert table["par9"][0] == a.rounds[9].par
+    assert table["course_par9"][0] == course_par([a.mean_per_hole] * 9)
 
 
 # ------------------------------------------------------------------ the reference averages par
@@ -210,7 +211,8 @@ def test_one_table_with_every_player_and_one_line_to_print(black_hole_run):
     players = [row[0] for row in tables[0].rows]
     assert players == ["lookahead (reference)", f"{PERFECT_GOLFER} (perfect golfer)"]
     strong = [b.text for b in blocks if isinstance(b, Para) and b.strong]
-    assert len(strong) == 1 and re.match(r"Par to print: 9 holes -?\d+, 18 holes -?\d+ \(lookahead", strong[0])
+    assert len(strong) == 1
+    assert re.match(r"Par to print: 9 holes -?\d+, 18 holes -?\d+ \(lookahead", strong[0])
     for row in tables[0].rows:  # par, its interval, off, stable at: for 9 and for 18 holes
         assert re.fullmatch(r"-?\d+\.\.-?\d+", row[4]) and row[5].endswith("%")
     text = " ".join(b.text for b in blocks if isinstance(b, Para))
