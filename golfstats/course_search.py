@@ -18,14 +18,19 @@ class OutOfTime(Exception):
 
 
 def time_stop(found, holes, examined, started, workers, band) -> str:
+    """The time limit's message: how far the search got and what would finish it."""
     elapsed = time.monotonic() - started
+    plural = "s" if workers > 1 else ""
+    if not examined:
+        return (f"stopped at the time limit after {elapsed / 60:.1f} min, before the first deal "
+                f"was valued on {workers} worker{plural} (a deal takes longer than that here): "
+                "raise --time-limit")
     what = band.text() if band else "winnable"
-    need = (holes - found) * max(examined, 1) / max(found, 0.5)
-    more = need * elapsed / max(examined, 1)
+    need = (holes - found) * examined / max(found, 0.5)
+    more = need * elapsed / examined
     return (f"stopped at the time limit after {elapsed / 60:.1f} min: {found} of the first "
             f"{examined} deals are {what}; about {need:.0f} more deals (~{max(1, round(more / 60))} "
-            f"min on {workers} worker{'s' if workers > 1 else ''}) would finish it: raise "
-            "--time-limit or widen the band")
+            f"min on {workers} worker{plural}) would finish it: raise --time-limit or widen the band")
 
 
 def stop_reason(found, holes, examined, limit, started, time_limit, band, workers) -> str | None:
