@@ -123,39 +123,50 @@ class ParResult:
     exact: bool = False
 
 
-def _deal_histograms(strokes: np.ndarray, deal: np.ndarray | None, lo: int, width: int) -> np.ndarray:
-    """One row per deal: the share of its play-outs at each stroke count."""
+def _deal_histograms(strokes: np.ndarray, deal: np.ndarray | None, lo: int, width: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The deals' distinct rows (the share of a deal's play-outs at each stroke count) and
+    how many deals have each.  With one play-out per deal (``deal`` None) a row is one
+    stroke count, so the rows are the counts seen and the histogram says how many."""
     if deal is None:
-        rows = np.zeros((strokes.size, width))
-        rows[np.arange(strokes.size), strokes - lo] = 1.0
-        return rows
+        counts = np.bincount(strokes - lo, minlength=width)
+        seen = np.flatnonzero(counts)
+        rows = np.zeros((seen.size, width))
+        rows[np.arange(seen.size), seen] = 1.0
+        return rows, counts[seen]
     codes, deal_of = np.unique(deal, return_inverse=True)
     rows = np.zeros((codes.size, width))
     np.add.at(rows, (deal_of, strokes - lo), 1.0)
-    return rows / rows.sum(axis=1, keepdims=True)
+    return np.unique(rows / rows.sum(axis=1, keepdims=True), axis=0, return_counts=True)
 
 
-def _bootstrap(rows: np.ndarray, lo: int, resamples: int, seed: int) -> _Resamples:
-    """``resamples`` bootstrap resamples of the deals (rows, drawn with replacement, each
-    deal whole): the per-hole distribution of each resample.  Deals with the same row are
-    one group, so a resample is a multinomial draw over the groups (vectorised)."""
-    groups, counts = np.unique(rows, axis=0, return_counts=True)
+def _bootstrap(groups: np.ndarray, counts: np.ndarray, lo: int, resamples: int, seed: int,
+               size: int | None = None) -> _Resamples:
+    """``resamples`` bootstrap resamples of the deals (drawn with replacement, each deal
+    whole): the per-hole distribution of each resample.  Deals with the same row
+    (``groups[g]``, ``counts[g]`` deals) are one group, so a resample is a multinomial
+    draw over the groups (vectorised).  ``size``: draws per resample (default: the deals)."""
     n = int(counts.sum())
+    size = size or n
     rng = np.random.default_rng(seed)
-    weights = rng.multinomial(n, counts / n, size=resamples).astype(np.float64)
-    return _Resamples(lo, weights @ groups / n, n)
+    weights = rng.multinomial(size, counts / n, size=resamples).astype(np.float64)
+    return _Resamples(lo, weights @ groups / size, size)
 
 
 def par_of_playouts(variant: str, policy: str, strokes, deal=None, *, expectations=None,
                     round_sizes=ROUND_SIZES, resamples: int = BOOTSTRAP_RESAMPLES,
-                    seed: int = BOOTSTRAP_SEED) -> ParResult:
+                    seed: int = BOOTSTRAP_SEED, pooled_deals: int | None = None) -> ParResult:
     """Par of ``policy`` from its realised strokes: ``strokes[i]`` of play-out i of deal
     ``deal[i]`` (``deal`` None: one play-out per deal, as in a simulate run; the study
     passes its K stock orders of each deal).  Each deal weighs the same in the per-hole
     distribution (the mean of its play-outs' distribution).  ``expectations``: the deals'
     exact expected strokes when the player has them (the perfect golfer), which then give
     the mean hole par.  The bootstrap (``resamples`` of the deals, seeded by ``seed``;
-    0: none) gives each par's interval."""
+    0: none) gives each par's interval.  ``pooled_deals``: the play-outs (``deal`` None)
+    pool that many deals' stock orders, which are no longer told apart; each resample then
+    draws that many play-outs, as if each deal had been played once: wider than resampling
+    the deals whole (one play-out varies at least as much as a deal's mean over its
+    orders), so the interval errs on the safe side."""
     strokes = np.asarray(strokes, np.int64).ravel()
     if strokes.size == 0:
         raise ValueError("an empty stroke distribution")
@@ -163,24 +174,28 @@ def par_of_playouts(variant: str, policy: str, strokes, deal=None, *, expectatio
     if deal is not None and deal.size != strokes.size:
         raise ValueError("one deal per play-out")
     lo = int(strokes.min())
-    rows = _deal_histograms(strokes, deal, lo, int(strokes.max()) - lo + 1)
-    per_hole = Pmf(lo, rows.mean(axis=0))
-    boot = _bootstrap(rows, lo, resamples, seed) if resamples else None
+    groups, counts = _deal_histograms(strokes, deal, lo, int(strokes.max()) - lo + 1)
+    n = int(counts.sum())
+    per_hole = Pmf(lo, counts @ groups / n)
+    pooled = pooled_deals if deal is None and pooled_deals and pooled_deals < strokes.size else None
+    boot = _bootstrap(groups, counts, lo, resamples, seed, pooled) if resamples else None
     rounds = {h: round_par(per_hole, h, boot) for h in round_sizes}
     exact = expectations is not None
     mean = float(np.mean(expectations)) if exact else per_hole.mean
-    return ParResult(variant, policy, rows.shape[0], per_hole, rounds, strokes.size, mean, exact)
+    return ParResult(variant, policy, pooled or n, per_hole, rounds, strokes.size, mean, exact)
 
 
 def par_from_hist(variant: str, policy: str, hist: list[dict], round_sizes=ROUND_SIZES,
                   resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,
-                  expectations=None) -> ParResult:
-    """Par from a stroke histogram of one play-out per deal (``[{"strokes": s, "count":
-    c}, ...]``, as in summary.parquet): ``par_of_playouts`` of those deals."""
+                  expectations=None, deals: int | None = None) -> ParResult:
+    """Par from a stroke histogram (``[{"strokes": s, "count": c}, ...]``, as in
+    summary.parquet) of one play-out per deal, or of ``deals`` deals' pooled play-outs
+    (the study's optimum: ``par_of_playouts``'s ``pooled_deals``)."""
     values = np.array([h["strokes"] for h in hist], np.int64)
     counts = np.array([h["count"] for h in hist], np.int64)
     return par_of_playouts(variant, policy, np.repeat(values, counts), expectations=expectations,
-                           round_sizes=round_sizes, resamples=resamples, seed=seed)
+                           round_sizes=round_sizes, resamples=resamples, seed=seed,
+                           pooled_deals=deals)
 
 
 def par_table(results: list[ParResult]) -> pl.DataFrame:

@@ -88,7 +88,7 @@ def _variant_par(summary: pl.DataFrame, deals: pl.DataFrame | None, variant: str
         if own is not None and own.height == row["n"]:
             players.append(_from_rows(variant, row["policy"], own))
         else:
-            players.append(par_from_hist(variant, row["policy"], row["stroke_hist"]))
+            players.append(par_from_hist(variant, row["policy"], row["stroke_hist"], deals=row["n"]))
     return VariantPar(variant, reference, tuple(players))
 
 
@@ -139,13 +139,17 @@ def par_blocks(sets: list[VariantPar]) -> list[Block]:
     title = "Par for " + " and ".join(map(str, sizes)) + " holes" + (
         "" if several else f", {sets[0].variant}")
     blocks: list[Block] = [Table(columns, tuple(rows), numeric, title=title)]
-    for s in sets:
-        ref = s.chosen
-        pars = ", ".join(f"{h} holes {ref.rounds[h].par}" for h in sizes)
-        where = f" for {s.variant}" if several else ""
-        blocks.append(Para(f"Par to print{where}: {pars} ({s.reference}'s median round total; "
-                           f"{s.reference} is the reference player, --policy names another).",
+    refs = sorted({s.reference for s in sets})
+    who = (f"{refs[0]}'s median round total; {refs[0]} is the reference player, --policy names "
+           "another") if len(refs) == 1 else "the reference player's median round total"
+    if several:
+        pars = ", ".join(f"{s.variant} " + " / ".join(str(s.chosen.rounds[h].par) for h in sizes)
+                         for s in sets)
+        blocks.append(Para(f"Par to print ({' / '.join(map(str, sizes))} holes; {who}): {pars}.",
                            strong=True))
+    else:
+        pars = ", ".join(f"{h} holes {sets[0].chosen.rounds[h].par}" for h in sizes)
+        blocks.append(Para(f"Par to print: {pars} ({who}).", strong=True))
     blocks.append(Para(
         "Par of a round of deals nobody chose is the player's median round total (docs/rules.md, "
         "\"Par\"); strokes/hole is a hole's expected par (exact: from the deals' exact "
