@@ -106,17 +106,21 @@ def test_the_bootstrap_resamples_whole_deals_never_play_outs():
         probs[p.values + 3] += 0.5 * p.probs
     true = Pmf(-3, probs).total(18).quantile(0.5)
     rng = np.random.default_rng(1)
-    deals_ok = playouts_ok = 0
+    deals_ok = playouts_ok = pooled_ok = 0
     for r in range(30):
         kinds = [easy if k else hard for k in rng.random(30) < 0.5]
         strokes = np.concatenate([rng.choice(p.values, size=20, p=p.probs) for p in kinds])
         deal = np.repeat(np.arange(30), 20)
         whole = par_of_playouts("x", "y", strokes, deal, resamples=300, seed=r).rounds[18]
         apart = par_of_playouts("x", "y", strokes, np.arange(600), resamples=300, seed=r).rounds[18]
+        # the play-outs pooled, the deals no longer told apart: resampled as 30 single draws
+        pooled = par_of_playouts("x", "y", strokes, pooled_deals=30, resamples=300, seed=r).rounds[18]
         deals_ok += whole.low <= true <= whole.high
         playouts_ok += apart.low <= true <= apart.high
+        pooled_ok += pooled.low <= true <= pooled.high
         assert whole.high - whole.low > apart.high - apart.low
-    assert deals_ok >= 24 and playouts_ok <= 15, (deals_ok, playouts_ok)
+        assert pooled.high - pooled.low >= apart.high - apart.low
+    assert deals_ok >= 24 and pooled_ok >= 24 and playouts_ok <= 15, (deals_ok, pooled_ok, playouts_ok)
 
 
 def test_deals_needed_estimates_the_size_of_a_stable_par():
