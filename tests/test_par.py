@@ -23,7 +23,7 @@ from golfstats.course_par import course_par, hole_pars, par_player, stock_orders
 from golfstats.deals import board_from_cards, seeded_deals
 from golfstats.policies import PERFECT_GOLFER
 from golfstats.report.doc import Para, Table, markdown
-from golfstats.report.par import par_from_hist, par_of_playouts, par_table
+from golfstats.report.par import par_from_hist, par_of_deals, par_of_playouts, par_table
 from golfstats.report.par_text import par_blocks, par_for_runs, par_section
 from golfstats.report.pmf import Pmf, round_medians
 from golfstats.rules import parse_variant
@@ -112,6 +112,8 @@ def test_the_bootstrap_resamples_whole_deals_never_play_outs():
         strokes = np.concatenate([rng.choice(p.values, size=20, p=p.probs) for p in kinds])
         deal = np.repeat(np.arange(30), 20)
         whole = par_of_playouts("x", "y", strokes, deal, resamples=300, seed=r).rounds[18]
+        by_deal = par_of_deals("x", "y", strokes.reshape(30, 20), resamples=300, seed=r).rounds[18]
+        assert (by_deal.par, by_deal.low, by_deal.high) == (whole.par, whole.low, whole.high)
         apart = par_of_playouts("x", "y", strokes, np.arange(600), resamples=300, seed=r).rounds[18]
         # the play-outs pooled, the deals no longer told apart: resampled as 30 single draws
         pooled = par_of_playouts("x", "y", strokes, pooled_deals=30, resamples=300, seed=r).rounds[18]

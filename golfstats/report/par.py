@@ -16,8 +16,9 @@
   that the printed par is a stroke or more off, and how many deals a par stable to one
   stroke would need.
 
-``par_of_playouts`` is the library function (the study's too): per-deal strokes in,
-``ParResult`` out.  The report's text is ``golfstats.report.par_text``.
+``par_of_playouts`` is the library function (the study's too): play-outs and their deals
+in, ``ParResult`` out; ``par_of_deals`` takes each deal's strokes on its stock orders.
+The report's text is ``golfstats.report.par_text``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from golfstats.course_par import course_par, hole_pars
 from golfstats.report.pmf import Pmf, round_medians
 
 __all__ = ["BOOTSTRAP_RESAMPLES", "BOOTSTRAP_SEED", "ROUND_SIZES", "ParResult", "Pmf",
-           "RoundPar", "course_par", "hole_pars", "par_from_hist", "par_of_playouts",
+           "RoundPar", "course_par", "hole_pars", "par_from_hist", "par_of_deals", "par_of_playouts",
            "par_table", "round_par"]
 
 ROUND_SIZES = (9, 18)
@@ -183,6 +184,19 @@ def par_of_playouts(variant: str, policy: str, strokes, deal=None, *, expectatio
     exact = expectations is not None
     mean = float(np.mean(expectations)) if exact else per_hole.mean
     return ParResult(variant, policy, pooled or n, per_hole, rounds, strokes.size, mean, exact)
+
+
+def par_of_deals(variant: str, policy: str, per_deal, **options) -> ParResult:
+    """Par from each deal's strokes on its stock orders (``per_deal[d]``: the realised
+    strokes of deal d on each of its orders, as the study's ledger keeps them in
+    ``order_strokes``): ``par_of_playouts`` resampling the deals whole.  ``options`` are
+    ``par_of_playouts``'s (``expectations``, ``round_sizes``, ``resamples``, ``seed``)."""
+    kept = [np.asarray(s, np.int64).ravel() for s in per_deal]
+    kept = [s for s in kept if s.size]
+    if not kept:
+        raise ValueError("an empty stroke distribution")
+    deal = np.repeat(np.arange(len(kept)), [s.size for s in kept])
+    return par_of_playouts(variant, policy, np.concatenate(kept), deal, **options)
 
 
 def par_from_hist(variant: str, policy: str, hist: list[dict], round_sizes=ROUND_SIZES,
