@@ -61,12 +61,16 @@ def report(
         "--out", "-o", help="Output directory (default: report/ inside the first run directory).")] = None,
     title: Annotated[str, typer.Option("--title", help="Title of the HTML page.")] = "golfstats report",
 ) -> None:
-    """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs,
-    with the par to print for each variant (as `golfstats par` gives it)."""
+    """Tables (Markdown, CSV), charts (PNG, SVG) and one self-contained HTML page of runs.
+
+    The page opens with the answers (win rate and par of 9- and 18-hole rounds per rule
+    set and player, the par to print marked, as `golfstats par` gives it), then the
+    tables, the charts, and the run directories it read; the terminal shows the answers.
+    """
     from golfstats.cli.output import print_blocks
     from golfstats.cli.progress import Activity
     from golfstats.report import build_report
-    from golfstats.report.tables import WIN_FORMATS, WIN_HEADERS, table_block, win_rates
+    from golfstats.report.tables import answers
     from golfstats.runs import RunError, merge_summaries, unfinished_note
 
     runs = _runs(run_dirs)
@@ -80,10 +84,7 @@ def report(
         fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
     if unfinished_note(runs):
         typer.echo(unfinished_note(runs))
-    rates = win_rates(merge_summaries(runs))
-    shown = ["variant", "policy", "n", *(["truncated"] if rates["truncated"].sum() else []),
-             "win_rate", "ci_low", "ci_high", "mean_strokes", "median_strokes"]
-    print_blocks([table_block(rates.select(shown), WIN_FORMATS, WIN_HEADERS)])
+    print_blocks(answers(merge_summaries(runs), by_rule_set=True))
     typer.echo(f"tables: {out / 'tables'} ({len(files.tables)} files)")
     typer.echo(f"charts: {out / 'charts'} ({', '.join(sorted(files.charts))}; PNG and SVG)")
     typer.echo(f"page:   {files.html}")
@@ -221,6 +222,10 @@ def course(
     boards: Annotated[Path | None, typer.Option(
         "--boards", help="Write the board text here (readable by `golfstats solve`).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of board text.")] = False,
+    card: Annotated[Path | None, typer.Option(
+        "--card", help="Also draw the course card here, PNG or SVG by the suffix: each hole's "
+                       "deal in miniature, its par and difficulty, the course par and blank "
+                       "score boxes.", show_default=False)] = None,
 ) -> None:
     """A course of 9 or 18 deals with a par for each hole; the same date gives the same course.
 
@@ -242,7 +247,9 @@ def course(
     if seed is not None and date is not None:
         fail("give --seed or --date, not both")
     scale = _card_scale(card_scale)
-    for path, option in ((out, "--out"), (boards, "--boards")):
+    if card and card.suffix.lower() not in (".png", ".svg"):
+        fail(f"--card {card}: the card is drawn as .png or .svg, by the file's suffix")
+    for path, option in ((out, "--out"), (boards, "--boards"), (card, "--card")):
         if path:
             writable_file(path, option)  # refuse before the (long) work, not after
     try:
@@ -266,6 +273,39 @@ def course(
         write_text(out, result.to_json(), "--out")
     if boards:
         write_text(boards, result.text(), "--boards")
+    if card:
+        _draw_card(result, rules, card, quiet=as_json)
+
+
+def _draw_card(course, rules: Rules, path: Path, quiet: bool = False) -> None:
+    """The course card of ``course`` at ``path`` (``report.card``), from its holes' boards;
+    ``quiet``: no line saying so (the output is JSON)."""
+    from golfstats.board import parse_board
+    from golfstats.cards import format_card
+    from golfstats.report.card import CardError, CardHole, draw_card
+
+    holes = []
+    for hole in course.hole_list:
+        board = parse_board(hole.board, rules)
+        chance = "" if hole.win_p is None else f"honest win {100 * hole.win_p:.0f}%"
+        holes.append(CardHole(tuple(tuple(map(format_card, col)) for col in board.tableau),
+                              None if board.foundation is None else format_card(board.foundation),
+                              len(board.stock), hole.par, chance or ("winnable" if hole.winnable else "")))
+    when = f"{course.date}, " if course.date else ""
+    valued = any(h.win_p is not None for h in course.hole_list)
+    note = ("Par: each hole's as `golfstats course` prints it; course par: their sum.  Difficulty: "
+            + ("the honest win chance (perfect play without seeing the stock)" if valued else
+               "deals the exact solver wins" if any(h.winnable for h in course.hole_list) else
+               "none asked (`golfstats course --difficulty` or `--min-win` values each hole)"))
+    try:
+        draw_card(holes, f"{course.variant}: {course.holes}-hole course, {when}seed {course.seed}",
+                  path, footnote=note)
+    except CardError as exc:
+        fail(f"--card {path}: {exc}", DATA_ERROR)
+    except OSError as exc:
+        fail(f"cannot write --card {path}: {exc.strerror or exc}", DATA_ERROR)
+    if not quiet:
+        typer.echo(f"card: {path}")
 
 
 def compare(

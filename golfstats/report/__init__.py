@@ -2,8 +2,9 @@
 
 ``build_report(runs, out_dir)`` is what ``golfstats report`` does: it merges the runs'
 summaries and writes ``tables/`` (Markdown and CSV), ``charts/`` (PNG and SVG) and
-``report.html`` (self-contained) under ``out_dir``.  Runs are read through
-``golfstats.runs``; nothing here launches a simulation.
+``report.html`` (self-contained: the answers first, then the tables, the charts and the
+sources) under ``out_dir``.  Runs are read through ``golfstats.runs``; nothing here
+launches a simulation.  ``report.card`` draws a course's scorecard.
 """
 
 from __future__ import annotations
@@ -30,14 +31,18 @@ class ReportFiles:
 
 
 def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats report",
-                 extra_sections: list[tuple[str, str]] | None = None,
-                 par: bool = True) -> ReportFiles:
+                 extra_sections: list[tuple[str, str | list]] | None = None,
+                 par: bool = True, extra_rows=None) -> ReportFiles:
     """Tables, charts and the HTML page of the merged summaries of ``runs``; with ``par``,
     the page's par section (``par_text.par_section``: the par to print per variant) and
     ``tables/par.md``.
 
-    ``extra_sections`` are (heading, inner HTML) appended to the page (the study adds its
-    own par table and passes ``par=False``).
+    The page reads top down: the answers (``tables.answers``: win rate and par per rule
+    set and player, ``extra_rows`` included: summary rows of players the runs do not
+    hold, as the study's ``optimal``), then every table, then every chart, then the
+    sources (run directories).  ``extra_sections`` are (heading, ``report.doc`` blocks or
+    inner HTML); a section of ``doc.Figure`` blocks only joins the charts, any other the
+    tables (the study adds its own par table and passes ``par=False``).
     """
     from golfstats.report import charts, doc, html, tables
     from golfstats.report.par_text import par_section
@@ -54,19 +59,32 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
     files.charts = charts.write_charts(summary, {k: t.df for k, t in by_stem.items()},
                                        out_dir / "charts")
 
-    intro = html.sources_table(runs) + (html.paragraph(status) if status else "")
-    sections = []
-    for chart in charts.CHARTS:  # each chart beside its table, in the charts' order
+    answers = ([doc.Para(status, strong=True)] if status else []) + tables.answers(summary, extra_rows)
+    table_sections = [("The answers: win rate and par per rule set and player", doc.html(answers))]
+    for chart in charts.CHARTS:  # the tables the charts draw, in the charts' order
         t = by_stem[chart.table]
-        inner = (html.paragraph(t.note) + html.table_html(t.df, t.formats, t.headers)
-                 + html.image_html(files.charts[chart.name][1], f"{chart.name} chart", chart.caption))
-        sections.append((t.title, inner))
+        table_sections.append((t.title, html.paragraph(t.note)
+                               + html.table_html(t.df, t.formats, t.headers)))
+    chart_sections = [(chart.title, html.image_html(files.charts[chart.name][1], f"{chart.name} chart",
+                                                    chart.caption)) for chart in charts.CHARTS]
     if par:
         blocks = ([doc.Para(status)] if status else []) + par_section(runs)
         (out_dir / "tables" / "par.md").write_text(doc.markdown(blocks))
         files.tables = sorted((out_dir / "tables").glob("*.*"))
-        sections.append(("Par for 9 and 18 holes", doc.html(blocks)))
-    sections.extend(extra_sections or [])
+        table_sections.append(("Par for 9 and 18 holes", doc.html(blocks)))
+    for heading, inner in extra_sections or []:
+        if isinstance(inner, str):
+            table_sections.append((heading, inner))
+        else:
+            figures_only = bool(inner) and all(isinstance(b, doc.Figure) for b in inner)
+            (chart_sections if figures_only else table_sections).append((heading, doc.html(inner)))
+    sources = html.sources_table(runs)
+    if extra_rows is not None and not extra_rows.is_empty():
+        others = sorted({f"{r['policy']} on {r['variant']}" for r in extra_rows.iter_rows(named=True)})
+        sources += html.paragraph(f"Not from these run directories: the answers' rows of "
+                                  f"{', '.join(others)} (computed by the caller, the study: "
+                                  "from the deals its ledger values).")
+    sections = [*table_sections, *chart_sections, ("Sources", sources)]
     files.html = out_dir / "report.html"
-    files.html.write_text(html.page(title, sections, intro))
+    files.html.write_text(html.page(title, sections))
     return files

@@ -180,26 +180,29 @@ def round_chart(results) -> object:
 @dataclass(frozen=True)
 class Chart:
     """A chart of the report: its file name, what draws it from the summary and the tables
-    (by stem), its caption, and the table it stands beside on the page."""
+    (by stem), its caption, the table it draws and its heading on the page."""
 
     name: str
     draw: Callable[[pl.DataFrame, dict], object]  # a matplotlib Figure
     caption: str
     table: str
+    title: str
 
 
 #: Every chart of the report, in page order: ``write_charts`` makes their files and
-#: ``build_report`` puts each on the page beside its table.
+#: ``build_report`` puts them on the page after the tables.
 CHARTS = (
     Chart("win_rates", lambda summary, tables: win_rate_chart(summary),
-          "Win rate per variant and policy; bars are 95% Wilson intervals.", "win_rates"),
+          "Win rate per variant and policy; bars are 95% Wilson intervals.", "win_rates",
+          "Win rate by variant and policy"),
     Chart("stroke_distribution", lambda summary, tables: stroke_chart(summary),
           "Share of deals at each stroke score, per policy, one panel per variant. Scores <= 0 "
-          "are wins (minus the stock cards left unturned).", "stroke_distribution"),
+          "are wins (minus the stock cards left unturned).", "stroke_distribution",
+          "Stroke distribution per policy"),
     Chart("clairvoyant_gap", lambda summary, tables: gap_chart(tables["clairvoyant_gap"]),
           "Clairvoyant win rate minus the best honest policy's, with a conservative 95% interval "
           "(independent samples); variants with a stock only (in Black Hole and All in a Row "
-          "nothing is hidden).", "clairvoyant_gap"),
+          "nothing is hidden).", "clairvoyant_gap", "Clairvoyant gap"),
 )
 
 

@@ -2,12 +2,12 @@
 
 Nothing is linked: styles are in the page and every chart is a ``data:`` URI, so the
 file can be opened anywhere or sent by mail.  SVG images keep the charts sharp; as
-``<img>`` sources they cannot clash with each other's ids.
+``<img>`` sources they cannot clash with each other's ids.  A table wider than the page
+scrolls sideways in its ``div.wide`` rather than being cut off.
 """
 
 from __future__ import annotations
 
-import base64
 import html
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,10 +20,13 @@ body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2e
 h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.88em; }
 th, td { border: 1px solid #ccc; padding: 3px 7px; }
-th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f2f2f2; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr:nth-child(even) td { background: #fafafa; }
 figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; }
-figcaption, .note { color: #555; font-size: 0.9em; } pre { background: #f6f6f6; padding: 0.6em; }
+figcaption, .note { color: #555; font-size: 0.9em; }
+div.wide { overflow-x: auto; max-width: 100%; }
+caption { caption-side: top; text-align: left; font-style: italic; padding: 0.2em 0; }
 """
 
 
@@ -48,19 +51,19 @@ def table_html(df: pl.DataFrame, formats: dict | None = None, headers: dict | No
             cls = ' class="num"' if numeric[c] else ""
             cells.append(f"<td{cls}>{html.escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return (f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
 def image_html(svg_path: Path, alt: str, caption: str = "") -> str:
     """A figure with the SVG file inlined as a base64 ``data:`` URI."""
-    data = base64.b64encode(Path(svg_path).read_bytes()).decode("ascii")
-    cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
-    return (f'<figure><img alt="{html.escape(alt)}" '
-            f'src="data:image/svg+xml;base64,{data}">{cap}</figure>')
+    from golfstats.report.doc import Figure, figure_html
+
+    return figure_html(Figure(Path(svg_path), alt, caption))
 
 
 def page(title: str, sections: list[tuple[str, str]], intro: str = "") -> str:
-    """The whole document; ``sections`` are (heading, inner HTML)."""
+    """The whole document, in the order given; ``sections`` are (heading, inner HTML)."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -78,12 +81,9 @@ def paragraph(text: str) -> str:
     return f"<p class=\"note\">{html.escape(text)}</p>"
 
 
-def preformatted(text: str) -> str:
-    return f"<pre>{html.escape(text)}</pre>"
-
-
 def sources_table(runs) -> str:
-    """Where the page's figures come from: one table row per run directory."""
+    """Where the page's figures come from: one table row per run directory (the page puts
+    it last)."""
     rows = []
     for run in runs:
         info = run.info or {}
@@ -94,5 +94,5 @@ def sources_table(runs) -> str:
                  str(info.get("seed", "")), ", ".join(map(str, info.get("policies", [])))]
         rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{h}</th>" for h in ("run directory", "variant", "deals", "seed", "policies"))
-    return (f"<h2>Sources</h2>\n<table><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+    return (f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>")

@@ -1,4 +1,5 @@
-"""Tables of a run's summary: win rates with intervals, strokes, the clairvoyant gap.
+"""Tables of a run's summary: the answers (win rate and par per rule set and player), win
+rates with intervals, strokes, the clairvoyant gap.
 
 Every table is a polars frame; ``markdown`` and ``write_table`` turn one into a
 Markdown table and a CSV file.  Win rates are fractions in the frames and
@@ -255,3 +256,104 @@ def write_tables(summary: pl.DataFrame, out_dir: Path, status: str = "") -> list
         table.write(out_dir)
     stroke_distribution(summary).write_csv(out_dir / "stroke_histogram.csv", float_precision=6)
     return tables
+
+
+# ------------------------------------------------------------------ the answers
+
+#: Rounds the answers give par for.
+ANSWER_ROUNDS = (9, 18)
+#: The summary columns the answers read.
+_ANSWER_COLUMNS = ("variant", "policy", "n", "truncated", "win_rate", "ci_low", "ci_high",
+                   "mean_strokes", "stroke_hist")
+
+
+def answer_rows(summary: pl.DataFrame, extra: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The rows the answers stand on: ``summary`` and the ``extra`` rows of players the runs
+    do not hold (the study's ``optimal``: any frame with the summary's core columns), in
+    display order; an extra row of a (variant, policy) the summary has is left out."""
+    from golfstats.runs import order
+
+    def core(df: pl.DataFrame) -> pl.DataFrame:
+        notes = [pl.col(c) if c in df.columns else pl.lit(None, t).alias(c)
+                 for c, t in (("estimator", pl.String), ("playouts", pl.Int64))]
+        return df.select(*_ANSWER_COLUMNS, *notes)
+
+    rows = core(summary)
+    if extra is not None and not extra.is_empty():
+        more = core(extra).join(rows.select("variant", "policy"), on=["variant", "policy"], how="anti")
+        rows = pl.concat([rows, more], how="vertical_relaxed")
+    return order(rows)
+
+
+def answers(summary: pl.DataFrame, extra: pl.DataFrame | None = None,
+            by_rule_set: bool = False) -> list:
+    """The answers a designer reads first, as ``report.doc`` blocks: the par to print per
+    rule set (its reference player's), then one table of every rule set and player: deals,
+    win rate with its 95% interval, mean strokes a hole and the par of 9- and 18-hole rounds
+    (the median round total, ``report.par``); a note for each estimated row.  With
+    ``by_rule_set`` (a terminal's 80 columns), a heading, its par to print and a table
+    for each rule set instead."""
+    from golfstats.policies import PAR_REFERENCE
+    from golfstats.report.doc import Heading, Para, Table
+
+    numeric = (False, True, True, True, True, *(True,) * len(ANSWER_ROUNDS))
+    rows, to_print, notes = _answer_cells(answer_rows(summary, extra), marks=not by_rule_set)
+    rounds = " / ".join(f"{h} holes" for h in ANSWER_ROUNDS)
+    blocks = []
+    if by_rule_set:  # short headers and bare names: 80 columns hold every figure whole
+        head = ("player", "deals", "win rate", "95% interval", "strokes a hole",
+                *(f"par {h}" for h in ANSWER_ROUNDS))
+        for variant, cells in rows.items():
+            blocks.append(Heading(variant))
+            if variant in to_print:
+                blocks.append(Para(f"Par to print ({rounds}): {to_print[variant]}, the median round "
+                                   f"total of the reference player {PAR_REFERENCE}.", strong=True))
+            blocks.append(Table(head, tuple(cells), numeric))
+    else:
+        head = ("player", "deals", "win rate", "95% interval", "mean strokes a hole",
+                *(f"par {h} holes" for h in ANSWER_ROUNDS))
+        if to_print:
+            blocks.append(Para(f"Par to print ({rounds}; {PAR_REFERENCE}'s median round total): "
+                               + "; ".join(f"{v} {t}" for v, t in to_print.items()) + ".",
+                               strong=True))
+        blocks.append(Table(("rule set", *head),
+                            tuple((v, *c) for v, cells in rows.items() for c in cells),
+                            (False, *numeric)))
+    blocks.append(Para(
+        "Par of a round is the player's median round total over deals nobody chose: that "
+        "player scores it or better in half of his rounds (`golfstats par`). The reference "
+        f"player {PAR_REFERENCE} sets the par to print; clairvoyant players see the stock "
+        "order, so their figures bound what any honest player can reach."))
+    return blocks + [Para(n) for n in notes]
+
+
+def _answer_cells(rows: pl.DataFrame, marks: bool) -> tuple[dict, dict, list]:
+    """The answers' cells by rule set (player first; with ``marks``, the reference and the
+    clairvoyant players so named), the par to print by rule set as text ("70 / 141"), and
+    the notes on estimated rows."""
+    from golfstats.policies import PAR_REFERENCE
+    from golfstats.report.par import par_from_hist
+
+    cells: dict[str, list] = {}
+    to_print, notes = {}, []
+    for r in rows.iter_rows(named=True):
+        hist = r["stroke_hist"] or []
+        pars = par_from_hist(r["variant"], r["policy"], hist).rounds if hist else {}
+        par_cells = tuple(str(pars[h].par) if h in pars else "" for h in ANSWER_ROUNDS)
+        reference = r["policy"] == PAR_REFERENCE
+        if reference and pars:
+            to_print[r["variant"]] = " / ".join(par_cells)
+        name = r["policy"] + ("" if not marks else " (reference)" if reference else
+                              "" if is_honest(r["policy"]) else " (clairvoyant)")
+        deals = f"{r['n']:,}" + (f" ({r['truncated']:,} cut short)" if r["truncated"] else "")
+        interval = ("" if r["ci_low"] is None else
+                    f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
+        mean = "" if r["mean_strokes"] is None else f"{r['mean_strokes']:.2f}"
+        cells.setdefault(r["variant"], []).append(
+            (name, deals, percent(r["win_rate"], 2), interval, mean, *par_cells))
+        if r["estimator"]:
+            notes.append(f"{r['policy']} on {r['variant']}: the win rate is its mean chance of "
+                         f"winning, estimated ({r['estimator']}) from {r['n']:,} valued deals"
+                         + (f"; strokes and par from {r['playouts']:,} play-outs of them"
+                            if r["playouts"] else "; no play-outs, so no strokes or par"))
+    return cells, to_print, notes

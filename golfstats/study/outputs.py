@@ -49,7 +49,7 @@ def _without_solver_figures(run: Run) -> Run:
 
 def write_outputs(config, result, started: float) -> list[Path]:
     """Write everything the study keeps under ``config.out`` from its ledger; returns the paths."""
-    from golfstats.report import build_report, html
+    from golfstats.report import build_report, doc, html
     from golfstats.report.compare import comparison_table
     from golfstats.report.par import par_from_hist, par_table
     from golfstats.report.tables import write_table
@@ -96,15 +96,15 @@ def write_outputs(config, result, started: float) -> list[Path]:
     plain = [r for r in pars if r.policy == REFERENCE and r.variant in SAMPLING_VARIANTS]
     if plain:
         round_files = save(round_chart(plain), out / "charts", "par_rounds")
-        extra.append(("Round totals and par", html.image_html(
+        extra.append(("Round totals and par", [doc.Figure(
             round_files[1], "round totals chart", "9- and 18-hole round totals of lookahead on the "
-            "plain king rules; dashed: par (the median); dotted: traditional par.")))
+            "plain king rules; dashed: par (the median); dotted: traditional par.")]))
     ladder_files = []
     if result.optimum:
         ladder_files = save(ladder_chart(full, [r.variant for r in result.optimum]), out / "charts",
                             "ladder")
     files = build_report(runs, out, "golfstats study: Golf solitaire win rates and par", extra,
-                         par=False)
+                         par=False, extra_rows=full.filter(pl.col("estimator").is_not_null()))
     seconds = time.perf_counter() - started
     record = study_record(config, result, seconds)
     write_json(out / "study.json", record)
@@ -115,9 +115,9 @@ def write_outputs(config, result, started: float) -> list[Path]:
 
 
 def _md_table_html(md: str) -> str:
-    from golfstats.report import html
+    from golfstats.report import doc
 
-    return html.preformatted(md)
+    return doc.html(doc.from_markdown(md))
 
 
 def study_record(config, result, seconds: float) -> dict:
