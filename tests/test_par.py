@@ -253,3 +253,23 @@ def test_par_and_course_on_a_terminal(black_hole_run):
     assert re.search(r"# course par -?\d+|course par -?\d+ = their sum", course.text), course
     assert re.search(r"own mean total over 50 fresh stock orders of each hole: -?\d+\.\d\d", course.text)
     assert re.search(r"#\s+total\s+-?\d+\s+-?\d+\.\d\d", course.text), course
+
+
+@pytest.mark.slow
+def test_the_perfect_golfers_hole_par_is_the_exact_expected_strokes():
+    """On a strict deal (a stock to hide): the honest table's expected strokes, exactly, or,
+    where the table is beyond the default budget (deal 0 of seed 2026 is: 182 million
+    states), a one-line refusal rather than a par from another player."""
+    from golfstats.course_par import NoExpectation, hole_values
+    from golfstats.goals import Goal
+    from golfstats.odds import odds
+
+    rules = parse_variant("strict")
+    batch = seeded_deals(rules, 2026, 0, 1)
+    exact = odds(board_from_cards(rules, batch.cards[0]), rules, Goal.STROKES)
+    if not exact.resolved:
+        with pytest.raises(NoExpectation, match="too large to value"):
+            hole_values(rules, par_player("optimal"), 2026, [0], batch.cards, batch.keys)
+        return
+    (value,) = hole_values(rules, par_player("optimal"), 2026, [0], batch.cards, batch.keys)
+    assert value.exact and value.expected == pytest.approx(exact.expected_strokes, abs=1e-9)
