@@ -8,9 +8,13 @@ seed 20250314.  A course takes the deals of that seed in index order 0, 1, 2, ..
 with ``winnable`` it skips every deal the exact solver cannot win, so it is still
 a function of (variant, date) only: the same date always gives the same course.
 
-Hole par.  What the reference policy scores on that deal (playing with the deal's
-own key, as in a simulate run), clamped to 3..5 by default.  The course's par is
-the sum of its hole pars.
+Par (docs/rules.md, "Par").  A hole's par is what the reference player is expected to
+score on that deal over its unknown stock order (``golfstats.course_par``: exact for the
+perfect golfer, else the mean over K stock orders); the course's par is the sum of the
+holes' expectations, rounded, and the holes' whole-stroke pars add up to it (largest
+remainder, ``course_par.hole_pars``).  The player therefore averages the course's par.
+A card scale (``card_scale``, off by default) keeps each hole's par within lo..hi and
+gives up exactly that.
 
 Difficulty.  A band of honest win chance (perfect play without peeking,
 ``golfstats.odds``: the chance a player who cannot see the stock wins with the best
@@ -20,7 +24,7 @@ play) keeps only the deals whose chance lies in [low, high).  ``easy``, ``medium
 because win chances differ by rule set far more than any fixed band allows: no strict
 deal of the first hundred has a chance of 50%, most putt-putt deals do.  ``min_win`` and
 ``max_win`` give the band directly (any rule set).  Only the chance of winning is
-computed (the fast path); hole par is the reference player's, as for every course.
+computed (the fast path); the hole's par is the reference player's, as for every course.
 The deals are valued on ``workers`` processes and kept in index order, so the course
 does not depend on them.  A deal the honest computation cannot resolve within its budget
 is skipped and counted.  The search stops with a clear message when the band is too rare
@@ -31,12 +35,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from golfstats.goals import TOL, Goal
+from golfstats.goals import TOL
 from golfstats.rules import Rules
 
 if TYPE_CHECKING:  # the command line imports this module for Difficulty; policies stay out
@@ -87,18 +92,33 @@ def date_seed(text: str) -> int:
 
 @dataclass(frozen=True)
 class Hole:
+    """One hole: deal ``index`` of ``seed``, its whole-stroke ``par``, the reference
+    player's ``expected_strokes`` on it (the par before rounding), its ``board`` text and,
+    with a band, its honest win chance ``win_p``."""
+
     number: int
     seed: int
     index: int
     par: int
-    reference_strokes: float
+    expected_strokes: float
     winnable: bool | None  # None when not checked
     board: str
     win_p: float | None = None  # honest win probability (with a difficulty)
 
+    @property
+    def difficulty(self) -> str:
+        """The hole's difficulty in words: its honest win chance, where it was valued."""
+        return "" if self.win_p is None else f"honest win chance {100 * self.win_p:.1f}%"
+
 
 @dataclass(frozen=True)
 class Course:
+    """A course card: its holes (``hole_list``), the par of each and the course's ``par``
+    (their sum), and the reference player's check: its mean total ``check_total`` over
+    fresh stock orders (``orders`` of each hole; NaN when the expectations are exact),
+    whose difference from ``expected_total`` (the par before rounding) has the 95% noise
+    ``check_noise``."""
+
     variant: str
     holes: int
     seed: int
@@ -106,48 +126,82 @@ class Course:
     policy: str
     winnable_only: bool
     difficulty: str | None
-    hole_par_min: int
-    hole_par_max: int
     par: int
     deals_examined: int
     rule: str
     hole_list: list[Hole] = field(default_factory=list)
     band: str | None = None  # the band of honest win chance kept, in words
+    orders: int = 0  # stock orders per hole (0: exact expectations)
+    expected_total: float = math.nan
+    check_total: float = math.nan
+    check_noise: float = math.nan
+    card_scale: tuple[int, int] | None = None
 
     def to_json(self) -> str:
         data = asdict(self)
         data["hole_list"] = [asdict(h) for h in self.hole_list]
-        return json.dumps(data, indent=2) + "\n"
+        return json.dumps(_finite(data), indent=2) + "\n"
 
-    @property
-    def reference_total(self) -> int:
-        """The reference player's own strokes on the course (hole pars before the bounds)."""
-        return round(sum(h.reference_strokes for h in self.hole_list))
+    def par_note(self) -> list[str]:
+        """What the par is, and the reference player's own total beside it."""
+        how = ("exact expected strokes on each deal" if not self.orders else
+               f"expected strokes on each deal (its mean over {self.orders} stock orders)")
+        if self.card_scale:
+            lo, hi = self.card_scale
+            return [f"card scale {lo}..{hi}: a hole's par is {self.policy}'s {how}, kept within "
+                    f"{lo}..{hi}; course par {self.par} = their sum, while {self.policy} averages "
+                    f"{self.expected_total:.1f} here: the scale gives up par as its average"]
+        lines = [f"par = {self.policy}'s {how} (docs/rules.md, \"Par\"); course par {self.par} = "
+                 f"their sum ({self.expected_total:.2f}) rounded, the holes' pars adding up to it"]
+        if self.orders:
+            gap = self.check_total - self.expected_total
+            lines.append(f"{self.policy}'s own mean total over {self.orders} fresh stock orders "
+                         f"of each hole: {self.check_total:.2f}, {gap:+.2f} from "
+                         f"{self.expected_total:.2f} (the noise of the two: +/- "
+                         f"{self.check_noise:.2f}, 95%)")
+        else:
+            lines.append(f"{self.policy} averages {self.expected_total:.2f} on this course, exactly")
+        return lines
 
-    def par_note(self) -> str:
-        """Why the course's par is what it is, and how it relates to ``golfstats par``."""
-        return (f"course par {self.par} = the sum of the hole pars; {self.policy} itself scores "
-                f"{self.reference_total} on these deals, the bounds {self.hole_par_min}.."
-                f"{self.hole_par_max} making the difference (`golfstats par` gives the par of a "
-                "round of unchosen deals, its median total, which has no bounds)")
+    def table(self) -> list[str]:
+        """The one table: each hole's deal, par, expectation and difficulty, and the total."""
+        chance = any(h.win_p is not None for h in self.hole_list)
+        head = f"{'hole':>4}  {'deal':>6}  {'par':>3}  {'expected':>8}" + (
+            "  honest win chance" if chance else "")
+        rows = [head]
+        for h in self.hole_list:
+            rows.append(f"{h.number:>4}  {h.index:>6}  {h.par:>3}  {h.expected_strokes:>8.2f}"
+                        + (f"  {100 * h.win_p:>17.1f}%" if h.win_p is not None else ""))
+        rows.append(f"{'total':>4}  {'':>6}  {self.par:>3}  {self.expected_total:>8.2f}")
+        return rows
 
     def text(self) -> str:
-        """Board text of every hole (comment lines start with ``#``), readable by ``parse_boards``."""
+        """The table and the board text of every hole (comment lines start with ``#``),
+        readable by ``parse_boards``."""
         when = f"date {self.date}, " if self.date else ""
         band = f"; only {self.band} deals" if self.band else ""
+        winnable = "; only deals the exact solver wins" if self.winnable_only else ""
         lines = [f"# rules: {self.variant}",  # the rule set, for the commands that read the file
-                 f"# {self.variant}: {self.holes}-hole course, {when}seed {self.seed}, par {self.par}",
-                 f"# hole par = {self.policy}'s strokes on the deal, kept within "
-                 f"{self.hole_par_min}..{self.hole_par_max}"
-                 + ("; only deals the exact solver wins" if self.winnable_only else "") + band,
-                 f"# {self.par_note()}", ""]
+                 f"# {self.variant}: {self.holes}-hole course, {when}seed {self.seed}: par "
+                 f"{self.par}{winnable}{band}",
+                 *(f"# {line}" for line in self.par_note()), "#",
+                 *(f"# {row}" for row in self.table()), ""]
         for hole in self.hole_list:
-            chance = "" if hole.win_p is None else f", honest win chance {100 * hole.win_p:.1f}%"
+            chance = f", {hole.difficulty}" if hole.win_p is not None else ""
             lines.append(f"# hole {hole.number}: par {hole.par} (seed {hole.seed}, index {hole.index}"
                          f"{chance})")
             lines.append(hole.board.rstrip("\n"))
             lines.append("")
         return "\n".join(lines)
+
+
+def _finite(data):
+    """``data`` with NaN numbers as None (JSON has no NaN)."""
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(v) for v in data]
+    return None if isinstance(data, float) and math.isnan(data) else data
 
 
 @dataclass(frozen=True)
@@ -198,33 +252,53 @@ def band_for(rules: Rules, difficulty: str | None = None, min_win: float | None 
 
 
 def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None, winnable: bool = False,
-                policy: Policy | str | None = None, hole_par_min: int = 3, hole_par_max: int = 5,
-                max_deals: int | None = None, band: Band | None = None, workers: int = 1,
-                time_limit: float | None = None, progress=None) -> Course:
+                policy: Policy | str | None = None, orders: int | None = None,
+                card_scale: tuple[int, int] | None = None, max_deals: int | None = None,
+                band: Band | None = None, workers: int = 1, time_limit: float | None = None,
+                progress=None) -> Course:
     """The course of ``holes`` holes from ``seed`` (see the module doc for the rules).
 
-    ``policy`` is the reference player of the hole pars (default ``lookahead``).
-    ``max_deals`` bounds the deals examined when some are skipped (default 200 per hole,
-    40 with a band); ``time_limit`` (seconds) the search; ``CourseError`` if too few
-    deals qualify within them.  ``progress(examined, kept, holes)`` is told as it goes.
+    ``policy`` is the reference player of the pars (default ``PAR_REFERENCE``; ``optimal``
+    without a goal is the perfect golfer, ``PERFECT_GOLFER``), ``orders`` the stock orders
+    a hole's expectation is measured on (``course_par.PAR_ORDERS``; unused when exact),
+    ``card_scale`` (lo, hi) keeps each hole's par within lo..hi (off by default: the player
+    then no longer averages par).  ``max_deals`` bounds the deals examined when some are
+    skipped (default 200 per hole, 40 with a band); ``time_limit`` (seconds) the search;
+    ``CourseShort`` if too few deals qualify within them.  ``progress(examined, kept,
+    holes)`` is told as it goes.
     """
+    import numpy as np
+
     from golfstats.board import format_board
-    from golfstats.deals import DealBatch, board_from_cards, seeded_deals
-    from golfstats.policies import PAR_REFERENCE, parse_policy, play_deals
+    from golfstats.course_par import (
+        PAR_ORDERS,
+        NoExpectation,
+        course_par,
+        hole_pars,
+        hole_values,
+        par_player,
+    )
+    from golfstats.course_search import Z95, OutOfTime, Valuer, stop_reason, time_stop
+    from golfstats.deals import board_from_cards, seeded_deals
+    from golfstats.policies import PAR_REFERENCE
 
     if holes not in (9, 18):
         raise CourseError(f"a course has 9 or 18 holes, not {holes}")
-    if hole_par_min > hole_par_max:
-        raise CourseError(f"hole par minimum {hole_par_min} is above the maximum {hole_par_max}")
-    reference = (parse_policy(policy) if isinstance(policy, str) else policy) if policy else None
-    reference = reference or parse_policy(PAR_REFERENCE)
+    if card_scale is not None and card_scale[0] > card_scale[1]:
+        raise CourseError(f"card scale {card_scale[0]}..{card_scale[1]}: the lowest par is above "
+                          "the highest")
+    orders = PAR_ORDERS if orders is None else orders
+    if orders < 1:
+        raise CourseError(f"a hole's par needs at least one stock order, not {orders}")
+    reference = par_player(policy or PAR_REFERENCE) if isinstance(policy, str | None) else policy
     limit = max_deals if max_deals is not None else (40 if band else 200) * holes
     started = time.monotonic()
-    chosen: list[Hole] = []
-    skipped = examined = 0
-    start = 0
-    def give_up(found: list[int]) -> None:
-        stop = _stop(len(found), holes, examined, limit, started, time_limit, band, workers)
+    deadline = started + time_limit if time_limit else None
+    kept: list[tuple] = []  # (index, cards, key, verdict) of each hole found
+    skipped = examined = start = 0
+
+    def give_up(found: list[int], why: str | None = None) -> None:
+        stop = why or stop_reason(len(found), holes, examined, limit, started, time_limit, band, workers)
         if stop:
             got = (f"{len(found)} of {holes} holes found (deals {', '.join(map(str, found))})"
                    if found else f"none of its {holes} holes found")
@@ -232,107 +306,51 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
                               + (f"; {skipped} deals unresolved, left out" if skipped else "")
                               + f"; no course: {got}")
 
-    with _Valuer(rules, workers if band else 1) as valuer:
-        while len(chosen) < holes:
-            give_up([h.index for h in chosen])
+    with Valuer(rules, workers if band else 1) as valuer:
+        while len(kept) < holes:
+            give_up([k[0] for k in kept])
             batch = seeded_deals(rules, seed, start, min(_BATCH, limit - start))
             boards = [board_from_cards(rules, cards) for cards in batch.cards]
             if progress:  # the batch's first deals are being valued
-                progress(examined, len(chosen), holes)
-            keep = []
-            for k, verdict in enumerate(valuer.judge(boards, winnable, band)):
-                examined += 1
-                if verdict is None:
-                    skipped += 1
-                elif verdict is not False:
-                    keep.append((k, verdict))
-                if progress:
-                    progress(examined, len(chosen) + len(keep), holes)
-                if len(chosen) + len(keep) == holes:
-                    break
-                give_up([h.index for h in chosen] + [start + k for k, _ in keep])
-            if keep:
-                sub = DealBatch(start, batch.cards[[k for k, _ in keep]], batch.keys[[k for k, _ in keep]])
-                strokes = [float(s) for s in play_deals(rules, reference, sub)["strokes"]]
-                for (k, verdict), s in zip(keep, strokes, strict=True):
-                    par = int(min(max(round(s), hole_par_min), hole_par_max))
-                    chosen.append(Hole(len(chosen) + 1, seed, start + k, par, s,
-                                       True if winnable else None, format_board(boards[k], rules),
-                                       None if verdict is True else verdict.win_p))
+                progress(examined, len(kept), holes)
+            try:
+                for k, verdict in enumerate(valuer.judge(boards, winnable, band, deadline)):
+                    examined += 1
+                    if verdict is None:
+                        skipped += 1
+                    elif verdict is not False:
+                        kept.append((start + k, batch.cards[k], int(batch.keys[k]), verdict))
+                    if progress:
+                        progress(examined, len(kept), holes)
+                    if len(kept) == holes:
+                        break
+                    give_up([h[0] for h in kept])
+            except OutOfTime:
+                give_up([h[0] for h in kept], time_stop(len(kept), holes, examined, started,
+                                                          workers, band))
             start += len(batch.cards)
+    try:
+        values = hole_values(rules, reference, seed, [k[0] for k in kept],
+                             np.stack([k[1] for k in kept]), np.array([k[2] for k in kept]), orders)
+    except NoExpectation as exc:
+        raise CourseError(str(exc)) from None
+    expected = np.array([v.expected for v in values])
+    pars = hole_pars(expected)
+    if card_scale is not None:
+        pars = np.clip(pars, *card_scale)
+    chosen = [Hole(n + 1, seed, index, int(par), float(v.expected), True if winnable else None,
+                   format_board(board_from_cards(rules, cards), rules),
+                   None if verdict is True else verdict.win_p)
+              for n, ((index, cards, _, verdict), v, par) in enumerate(zip(kept, values, pars, strict=True))]
+    exact = all(v.exact for v in values)
+    # the check and the par are two means over as many independent orders: their difference's noise
+    noise = math.nan if exact else Z95 * math.sqrt(2 * sum(v.sd ** 2 for v in values) / orders)
     rule = ("seed = int(YYYYMMDD) of the date; holes are the seed's deals in index order"
             + (", skipping deals the exact solver cannot win" if winnable else "")
             + (f", keeping the {band.text()}" if band else ""))
     return Course(rules.id, holes, seed, date, reference.spec, winnable,
-                  band.name if band else None, hole_par_min, hole_par_max,
-                  sum(h.par for h in chosen), examined, rule, chosen,
-                  band.text() if band else None)
-
-
-def _stop(found, holes, examined, limit, started, time_limit, band, workers) -> str | None:
-    """Why the search must stop now (None: it goes on): the deal limit, the time limit, or
-    a band so rare at the rate seen that the limit cannot fill it."""
-    what = band.text() if band else "winnable"
-    rate = f"{found} of the first {examined} deals are {what}"
-    if examined >= limit:
-        return f"only {rate}"
-    elapsed = time.monotonic() - started
-    if time_limit and elapsed > time_limit:
-        need = (holes - found) * examined / max(found, 0.5)
-        more = need * elapsed / max(examined, 1)
-        return (f"stopped at the time limit after {elapsed / 60:.1f} min: {rate}; about "
-                f"{need:.0f} more deals (~{max(1, round(more / 60))} min on {workers} "
-                f"worker{'s' if workers > 1 else ''}) would finish it: raise --time-limit or "
-                "widen the band")
-    if band and examined >= 30 and (holes - found) * examined / max(found, 0.5) > limit - examined:
-        return (f"only {rate}: at that rate the {limit}-deal limit cannot fill the course; "
-                "widen the band")
-    return None
-
-
-class _Valuer:
-    """Judges deals (``_qualifies``), on a pool of ``workers`` processes when there are
-    several; verdicts come back in the deals' order."""
-
-    def __init__(self, rules: Rules, workers: int) -> None:
-        self._rules, self._workers, self._pool = rules, max(1, workers), None
-
-    def __enter__(self) -> _Valuer:
-        if self._workers > 1:
-            import multiprocessing as mp
-
-            self._pool = mp.get_context("spawn").Pool(self._workers)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-
-    def judge(self, boards, winnable: bool, band: Band | None):
-        tasks = [(b, self._rules, winnable, band) for b in boards]
-        if self._pool is None:
-            yield from (_qualifies(*t) for t in tasks)
-        else:
-            yield from self._pool.imap(_qualifies_task, tasks)
-
-
-def _qualifies_task(task):
-    return _qualifies(*task)
-
-
-def _qualifies(board, rules: Rules, winnable: bool, band: Band | None):
-    """False: the deal is left out; None: unresolved (left out, counted); otherwise True,
-    or the deal's honest ``Odds`` (its chance of winning) when a band asks for them."""
-    from golfstats.solver import solve
-
-    if winnable and not solve(board, rules, Goal.WIN).won:
-        return False
-    if band is None:
-        return True
-    from golfstats import odds as honest
-
-    value = honest.odds(board, rules, Goal.WIN)
-    if not value.resolved:
-        return None
-    return value if band.holds(value.win_p) else False
+                  band.name if band else None,
+                  int(pars.sum()) if card_scale is not None else course_par(expected),
+                  examined, rule, chosen, band.text() if band else None, 0 if exact else orders,
+                  float(expected.sum()), math.nan if exact else sum(v.check for v in values),
+                  noise, card_scale)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -98,15 +99,24 @@ def test_explicit_bounds_and_the_documented_thirds():
 
 
 def test_pars_come_from_the_reference_player(known_odds):
+    """A hole's expectation is the reference player's mean strokes over the deal's stock
+    orders (``course_par.stock_orders``), and the pars round them to the course's par."""
+    from golfstats.course_par import hole_pars, stock_orders
+    from golfstats.deals import DealBatch, board_from_cards
     from golfstats.policies import parse_policy, play_deals
 
     batch = seeded_deals(RULES, SEED, 0, 200)
+    stock = len(board_from_cards(RULES, batch.cards[0]).stock)
     for policy in (None, "greedy"):
-        course = make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.3), policy=policy)
-        strokes = play_deals(RULES, parse_policy(policy or "lookahead"), batch)["strokes"]
-        assert [h.par for h in course.hole_list] == [min(max(int(strokes[h.index]), 3), 5)
-                                                      for h in course.hole_list]
-        assert course.policy == (policy or "lookahead")
+        course = make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.3), policy=policy,
+                             orders=12)
+        for hole in course.hole_list:
+            cards, keys = stock_orders(batch.cards[hole.index], stock, SEED, hole.index, 12)
+            strokes = play_deals(RULES, parse_policy(policy or "lookahead"), DealBatch(0, cards, keys))
+            assert hole.expected_strokes == pytest.approx(float(np.mean(strokes["strokes"])))
+        expected = [h.expected_strokes for h in course.hole_list]
+        assert [h.par for h in course.hole_list] == hole_pars(expected).tolist()
+        assert course.policy == (policy or "lookahead") and course.orders == 12
 
 
 def test_an_unresolved_deal_is_skipped_and_counted(known_odds):
@@ -124,11 +134,34 @@ def test_a_rare_band_stops_early_with_its_rate(known_odds):
 
 
 def test_the_time_limit_stops_the_search_and_says_how_far_it_got(known_odds):
-    with pytest.raises(CourseShort, match=r"stopped at the time limit after .* more deals") as info:
+    with pytest.raises(CourseShort, match=r"stopped at the time limit after .* before the first "
+                                          r"deal was valued on 1 worker") as info:
         make_course(RULES, 18, SEED, band=band_for(RULES, min_win=0.3), time_limit=1e-9)
     message = str(info.value)
     assert message.count("(") == message.count(")") and message.count("[") == message.count("]")
     assert message.endswith("none of its 18 holes found")
+
+
+def test_the_time_limit_after_some_deals_estimates_what_would_finish(known_odds, monkeypatch):
+    import golfstats.course_search as search
+
+    clock = iter(range(0, 10**6, 7))  # seconds: each reading of the clock 7 s later
+    monkeypatch.setattr(search.time, "monotonic", lambda: float(next(clock)))
+    import golfstats.course as course_module
+
+    monkeypatch.setattr(course_module.time, "monotonic", search.time.monotonic)
+    with pytest.raises(CourseShort, match=r"stopped at the time limit after .*: \d+ of the first "
+                                          r"\d+ deals are chosen .*; about \d+ more deals") as info:
+        make_course(RULES, 18, SEED, band=band_for(RULES, min_win=0.3), time_limit=60)
+    assert "holes found (deals 0, " in str(info.value)
+
+
+@pytest.mark.slow
+def test_the_time_limit_stops_a_pool_valuing_real_deals():
+    """Real strict deals on two workers: the wait for a verdict ends at the deadline."""
+    strict = parse_variant("strict")
+    with pytest.raises(CourseShort, match="stopped at the time limit"):
+        make_course(strict, 9, 9, band=band_for(strict, "medium"), workers=2, time_limit=5)
 
 
 def test_a_course_short_of_holes_exits_1_and_says_how_far_it_got(known_odds, capsys,

@@ -44,7 +44,7 @@ def test_report_command(run_dir, tmp_path):
     assert (tmp_path / "rep" / "charts" / "win_rates.svg").stat().st_size > 0
     one_line_error(invoke("report", tmp_path / "nope"), "no such run directory", 1)
     page = (tmp_path / "rep" / "report.html").read_text()
-    assert "Par to print: 9 holes" in page and "strict: par for lookahead (40 deals)" in page
+    assert "Par to print: 9 holes" in page and "lookahead (reference)" in page
     assert "Par to print: 9 holes" in (tmp_path / "rep" / "tables" / "par.md").read_text()
 
 
@@ -52,20 +52,20 @@ def test_par_command(run_dir, tmp_path):
     result = invoke("par", run_dir, "--out", tmp_path / "par")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "strict: par for lookahead (40 deals)" in out  # the reference player by default
+    assert "Par for 9 and 18 holes, strict" in out and "lookahead (reference)" in out
     words = " ".join(out.split())
     assert "Par to print: 9 holes" in words and ", 18 holes" in words and "median round total" in words
-    assert "eagle" not in out.split("Every player against")[0]  # round totals have no eagles
     assert "###" not in out and "**" not in out and "|---" not in out  # no Markdown on screen
     written = (tmp_path / "par" / "par.md").read_text()
-    assert "| double bogey |" in written  # holes against their own par have eagles and bogeys
-    assert written.startswith("### strict: par for lookahead") and "**Par to print:" in written
+    assert written.startswith("Par for 9 and 18 holes, strict\n\n| player |") and "**Par to print:" in written
     assert (tmp_path / "par" / "round_totals.png").stat().st_size > 0
-    assert pl.read_csv(tmp_path / "par" / "par.csv")["policy"].to_list() == ["lookahead"]
-    narrow = invoke("par", run_dir, "--policy", "exact", "--hole-par-min", "4", "--hole-par-max", "4")
-    assert narrow.exit_code == 0 and "par 4 on 100.0% of deals" in " ".join(narrow.output.split())
+    table = pl.read_csv(tmp_path / "par" / "par.csv")
+    assert "lookahead" in table["policy"].to_list() and table.height > 1  # every player
+    assert {"par9_low", "par9_high", "p_off18", "deals_needed18"} <= set(table.columns)
+    other = invoke("par", run_dir, "--policy", "exact")
+    assert other.exit_code == 0 and "exact (reference)" in other.output
     one_line_error(invoke("par", run_dir, "--policy", "random"), "not in the run")
-    one_line_error(invoke("par", run_dir, "--hole-par-min", "5", "--hole-par-max", "3"), "above")
+    one_line_error(invoke("par", run_dir, "--policy", "nobody"), "nobody")
 
 
 def test_compare_command(run_dir, tmp_path):
@@ -90,9 +90,10 @@ def test_course_command_same_date_same_course(tmp_path):
     data = json.loads((tmp_path / "c.json").read_text())
     assert data["seed"] == 20240229 and len(data["hole_list"]) == 9
     assert data["par"] == sum(h["par"] for h in data["hole_list"])
-    own = round(sum(h["reference_strokes"] for h in data["hole_list"]))
-    assert (f"# course par {data['par']} = the sum of the hole pars; lookahead itself scores {own} "
-            "on these deals") in first.output
+    own = sum(h["expected_strokes"] for h in data["hole_list"])
+    assert abs(data["par"] - own) <= 0.5 and data["orders"] == 400
+    assert f"course par {data['par']} = their sum ({own:.2f}) rounded" in first.output
+    assert "lookahead's own mean total over 400 fresh stock orders of each hole" in first.output
     assert (tmp_path / "c.txt").read_text().count("Talon:") == 9
     one_line_error(invoke("course", "--date", "2024-02-30"), "bad date")
     one_line_error(invoke("course", "--holes", "12", "--seed", "1"), "9 or 18")
@@ -188,7 +189,7 @@ def test_par_simulates_a_run_when_given_none(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke("par", "--variant", "putt-putt", "-n", "30", "--seed", "3")
     assert result.exit_code == 0, result.output
-    assert "putt-putt: par for lookahead (30 deals)" in result.output
+    assert "Par for 9 and 18 holes, putt-putt" in result.output and "lookahead (reference)" in result.output
     assert (tmp_path / "results" / "runs" / "par-putt-putt-lookahead-n30-s3" / "summary.parquet").is_file()
 
 

@@ -23,6 +23,7 @@ from golfstats.cli.options import (
     write_text,
 )
 from golfstats.course import Difficulty
+from golfstats.course_par import PAR_ORDERS
 from golfstats.deals import DEFAULT_SEED
 from golfstats.policies import PAR_REFERENCE
 from golfstats.rules import DEFAULT_VARIANT, Rules
@@ -30,11 +31,10 @@ from golfstats.rules import DEFAULT_VARIANT, Rules
 RunDirsArg = Annotated[list[Path], typer.Argument(
     help="Run directories of `golfstats simulate` (or a directory holding a summary.parquet, "
          "such as results/).", show_default=False)]
-HoleParMinOpt = Annotated[int, typer.Option("--hole-par-min", help="Lowest par a hole may have.")]
-HoleParMaxOpt = Annotated[int, typer.Option("--hole-par-max", help="Highest par a hole may have.")]
 ReferenceOpt = Annotated[str | None, typer.Option(
     "--policy", "-p", help=f"Reference player whose strokes set par (default {PAR_REFERENCE}, "
-                           "the steady player of every par: par, course, report and the study).",
+                           "the steady player of every par: par, course, report and the study; "
+                           "optimal: the perfect golfer, optimal:goal=strokes).",
     show_default=False)]
 
 
@@ -101,36 +101,37 @@ def par(
         show_default=False)] = None,
     n: Annotated[int, deals_option("Deals to simulate when no run directory is given.")] = 20000,
     seed: SeedOpt = DEFAULT_SEED,
-    hole_par_min: HoleParMinOpt = 3,
-    hole_par_max: HoleParMaxOpt = 5,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Also write par.md (Markdown), par.csv and round_totals.png/.svg "
                             "into this folder.")] = None,
 ) -> None:
-    """The par to print for 9- and 18-hole rounds, and why; the hole pars of a course.
+    """The par to print for 9- and 18-hole rounds: one table of every player of the run.
 
-    Par is the median round total of the reference player (lookahead unless --policy names
-    another), from the exact convolution of its per-hole stroke distribution: a steady
-    player scores par or better in half of his rounds.  A course card that gives each
-    hole its own par (`golfstats course`) sums hole pars kept within --hole-par-min..max;
-    the report says how far that sum lies from the round par, and why.  Without a run
+    Par of a round of deals nobody chose is the median round total of the player, from
+    the exact convolution of its per-hole stroke distribution (docs/rules.md, "Par"); each
+    par has its 95% interval from a bootstrap over whole deals, the chance that it is a
+    stroke off and the deals a par stable to one stroke would need.  The reference player
+    (lookahead unless --policy names another; `optimal` is the perfect golfer,
+    optimal:goal=strokes) is marked, and one line says which par to print.  Without a run
     directory, a simulation of --variant is made, or reused if results/runs holds it.
     """
-    from golfstats.report.par import par_blocks, par_for_runs, par_table
+    from golfstats.report.par import par_table
+    from golfstats.report.par_text import par_blocks, par_for_runs, references, results_of
     from golfstats.runs import RunError
 
-    if hole_par_min > hole_par_max:
-        fail(f"--hole-par-min {hole_par_min} is above --hole-par-max {hole_par_max}")
     if out is not None:
         writable_dir(out)  # before a simulation or any reading
+    for path in run_dirs or []:
+        if path.exists() and not path.is_dir():
+            fail(f"{path} is a file, not a run directory (a folder written by `golfstats simulate`, "
+                 "or one holding a summary.parquet)", DATA_ERROR)
     if not run_dirs:
         run_dirs = [_simulate_for_par(variant, policy or PAR_REFERENCE, n, seed)]
     try:
-        results = par_for_runs(_runs(run_dirs), policy, resolve_rules(variant).id if variant else None,
-                               hole_par_min, hole_par_max)
+        sets = par_for_runs(_runs(run_dirs), policy, resolve_rules(variant).id if variant else None)
     except RunError as exc:
         _run_failed(exc)
-    blocks = [b for r in results for b in par_blocks(r)]
+    blocks = par_blocks(sets)
     from golfstats.cli.output import print_blocks
 
     print_blocks(blocks)
@@ -140,8 +141,8 @@ def par(
 
         write_text(out / "par.md", markdown(blocks))
         try:
-            par_table(results).write_csv(out / "par.csv", float_precision=6)
-            save(round_chart(results), out, "round_totals")
+            par_table(results_of(sets)).write_csv(out / "par.csv", float_precision=6)
+            save(round_chart(references(sets)), out, "round_totals")
         except OSError as exc:
             fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
         typer.echo(f"wrote {out / 'par.md'}, {out / 'par.csv'}, {out / 'round_totals.png'} (.svg)")
@@ -150,12 +151,13 @@ def par(
 def _simulate_for_par(variant: str | None, policy: str, n: int, seed: int) -> Path:
     """The run results/runs/par-<variant>-<policy>-n<n>-s<seed> of the reference policy,
     made or reused by ``sim.run_or_reuse``."""
-    from golfstats.policies import PolicyError, parse_policy
+    from golfstats.course_par import par_player
+    from golfstats.policies import PolicyError
     from golfstats.sim import SimConfig, SimError, run_or_reuse
 
     rules = resolve_rules(variant)
     try:
-        ref = parse_policy(policy)
+        ref = par_player(policy)
     except PolicyError as exc:
         fail(str(exc))
     out = Path("results") / "runs" / f"par-{rules.id}-{ref.spec.replace(':', '_')}-n{n}-s{seed}"
@@ -163,6 +165,20 @@ def _simulate_for_par(variant: str | None, policy: str, n: int, seed: int) -> Pa
         return run_or_reuse(SimConfig(rules=rules, policies=(ref,), n=n, seed=seed, out=out))
     except SimError as exc:
         fail(f"simulation for par failed: {exc}", code=DATA_ERROR)
+
+
+def _card_scale(text: str | None) -> tuple[int, int] | None:
+    """``LO..HI`` as (lo, hi); a one-line error otherwise."""
+    if text is None:
+        return None
+    lo, sep, hi = text.partition("..")
+    try:
+        scale = (int(lo), int(hi))
+    except ValueError:
+        scale = None
+    if not sep or scale is None or scale[0] > scale[1]:
+        fail(f"--card-scale takes LO..HI with LO <= HI (e.g. 3..5), not {text!r}")
+    return scale
 
 
 @rule_options()
@@ -192,8 +208,16 @@ def course(
         "--time-limit", min=0.1, help="Minutes the search for a band's deals may take; then it "
                                       "stops and says how far it got (exit code 1).")] = 10.0,
     policy: ReferenceOpt = None,
-    hole_par_min: HoleParMinOpt = 3,
-    hole_par_max: HoleParMaxOpt = 5,
+    orders: Annotated[int, typer.Option(
+        "--orders", min=1, help="Stock orders of each deal that the reference player's expected "
+                                "strokes, a hole's par, are measured on (and as many fresh ones "
+                                "for the check beside the par); unused for optimal, whose "
+                                "expectation is exact.")] = PAR_ORDERS,
+    card_scale: Annotated[str | None, typer.Option(
+        "--card-scale", help="LO..HI, e.g. 3..5: keep every hole's par within LO..HI, as "
+                             "traditional cards do.  It trades away the point of par: the "
+                             "reference player then no longer averages the course's par.  Off "
+                             "by default.", show_default=False)] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the course as JSON here.")] = None,
     boards: Annotated[Path | None, typer.Option(
         "--boards", help="Write the board text here (readable by `golfstats solve`).")] = None,
@@ -205,29 +229,30 @@ def course(
 ) -> None:
     """A course of 9 or 18 deals with a par for each hole; the same date gives the same course.
 
-    A hole's par is the reference player's strokes on that deal kept within
-    --hole-par-min..max, and the course's par their sum: the par of this course card.
-    It differs from `golfstats par`'s round par (the median total of unchosen deals,
-    without the bounds); the output says by how much.
+    A hole's par is what the reference player is expected to score on that deal over its
+    unknown stock order (docs/rules.md, "Par"), the course's par the sum, rounded, and the
+    holes' pars add up to it; the reference player's own mean total over fresh stock orders
+    is printed beside it.  `optimal` is the perfect golfer (optimal:goal=strokes), whose
+    expectation is exact (seconds to minutes a deal).
     """
     import datetime as dt
     import os
 
     from golfstats.cli.progress import CourseProgress
     from golfstats.course import CourseError, CourseShort, band_for, date_seed, make_course
-    from golfstats.policies import PolicyError, parse_policy
+    from golfstats.policies import PolicyError
 
     if holes not in (9, 18):
         fail(f"--holes must be 9 or 18, not {holes}")
     if seed is not None and date is not None:
         fail("give --seed or --date, not both")
+    scale = _card_scale(card_scale)
     if card and card.suffix.lower() not in (".png", ".svg"):
         fail(f"--card {card}: the card is drawn as .png or .svg, by the file's suffix")
     for path, option in ((out, "--out"), (boards, "--boards"), (card, "--card")):
         if path:
             writable_file(path, option)  # refuse before the (long) work, not after
     try:
-        ref = parse_policy(policy) if policy else None
         if seed is None:
             date = date or dt.date.today().isoformat()
             seed = date_seed(date)
@@ -236,9 +261,9 @@ def course(
         what = ("valuing deals' honest win chance" if band else
                 "solving deals" if winnable else "playing the holes")
         with CourseProgress(holes, workers, what=what) as bar:
-            result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=ref,
-                                 hole_par_min=hole_par_min, hole_par_max=hole_par_max, band=band,
-                                 workers=workers, time_limit=60 * time_limit, progress=bar.update)
+            result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=policy,
+                                 orders=orders, card_scale=scale, band=band, workers=workers,
+                                 time_limit=60 * time_limit, progress=bar.update)
     except CourseShort as exc:
         fail(str(exc), DATA_ERROR)
     except (CourseError, PolicyError) as exc:

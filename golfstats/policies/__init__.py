@@ -37,9 +37,10 @@ if TYPE_CHECKING:
 
 DEFAULT_POLICIES = _registry.DEFAULT_POLICIES
 PAR_REFERENCE = _registry.PAR_REFERENCE
+PERFECT_GOLFER = _registry.PERFECT_GOLFER
 
-__all__ = ["DEFAULT_POLICIES", "PAR_REFERENCE", "REGISTRY", "Param", "Policy", "PolicyError",
-           "PolicyInfo", "is_honest", "parse_policy", "plan", "play_board", "play_deals",
+__all__ = ["DEFAULT_POLICIES", "PAR_REFERENCE", "PERFECT_GOLFER", "REGISTRY", "Param", "Policy",
+           "PolicyError", "PolicyInfo", "is_honest", "parse_policy", "plan", "play_board", "play_deals",
            "policies_from_names", "policy_order", "style"]
 
 

@@ -53,3 +53,7 @@ register(PolicyInfo(
 DEFAULT_POLICIES = ("greedy", "lookahead", "exact")
 #: The steady player whose strokes set par (``golfstats par``, ``course``, the study).
 PAR_REFERENCE = "lookahead"
+#: The perfect golfer: honest play for the fewest expected strokes.  Wherever par is
+#: concerned (``golfstats par``, ``course``), ``optimal`` without a goal means this player
+#: (docs/rules.md, "Par").
+PERFECT_GOLFER = "optimal:goal=strokes"

@@ -34,7 +34,7 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
                  extra_sections: list[tuple[str, str | list]] | None = None,
                  par: bool = True, extra_rows=None) -> ReportFiles:
     """Tables, charts and the HTML page of the merged summaries of ``runs``; with ``par``,
-    the page's par section (``par.par_section``: the par to print per variant) and
+    the page's par section (``par_text.par_section``: the par to print per variant) and
     ``tables/par.md``.
 
     The page reads top down: the answers (``tables.answers``: win rate and par per rule
@@ -45,7 +45,7 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
     tables (the study adds its own par table and passes ``par=False``).
     """
     from golfstats.report import charts, doc, html, tables
-    from golfstats.report.par import par_section
+    from golfstats.report.par_text import par_section
 
     out_dir = Path(out_dir)
     summary = merge_summaries(runs)

@@ -1,124 +1,65 @@
-"""Par for rounds of 9 and 18 holes, from a reference player's per-hole stroke distribution.
+"""Par: the one definition (docs/rules.md, "Par"), implemented once for ``par``,
+``course``, ``report`` and the study.
 
-Method.  The strokes of one hole (one fresh deal) have the distribution observed for
-the reference policy (its stroke histogram over a run's deals).  Holes are
-independent deals, so the distribution of a round's total is the per-hole
-distribution convolved with itself 9 (or 18) times: computed *exactly* by discrete
-convolution, no resampling.
+- The par of a hole (one deal) is what the reference player is expected to score on it,
+  over its unknown stock order: exact for a player whose rows carry the deal's
+  ``expected_strokes`` (the perfect golfer, ``optimal:goal=strokes``), otherwise the mean
+  over K stock orders of the deal (``golfstats.course_par``).
+- A course's par is the sum of its holes' pars: ``course_par`` rounds the sum of the
+  holes' expectations, and ``hole_pars`` rounds each hole so that the integers add up to
+  it (largest remainder).  So the reference player scores the course's par on average,
+  to within the rounding.
+- A round of deals nobody chose has par = the median of the reference player's round
+  totals: the per-hole stroke distribution convolved over the round's independent deals,
+  exactly (``Pmf.total``).  ``round_par`` gives it with its uncertainty, from a bootstrap
+  over whole deals (never over the play-outs of one deal): the 95% interval, the chance
+  that the printed par is a stroke or more off, and how many deals a par stable to one
+  stroke would need.
 
-The par to print.  The par of a round is the *median* round total: the smallest total
-t with P(total <= t) >= 1/2, so the reference player scores par or better in at least
-half of his rounds (totals are whole strokes, so the median needs no rounding).  The
-reference player is ``PAR_REFERENCE`` (lookahead) unless another is named, as in
-``golfstats course`` and the study.
-
-Hole par.  Some games give each hole its own par: what the reference player scores on
-that very deal, kept within 3..5 by default (``hole_par``); a course's par is the sum
-of its holes' pars (``golfstats course``).  Against a hole's par a hole is an eagle (or
-better) at par-2 or less, a birdie at par-1, par, a bogey, a double bogey, or worse
-(``CLASSES``).  The sum of hole pars is not the round par: the bounds lift every deal
-the player clears (a score of 0 or less) to par 3 and cut every heavy loss to par 5,
-so a course card's par differs from the par of a round of unchosen deals, and
-``par_blocks`` says by how much and why.
+``par_of_playouts`` is the library function (the study's too): play-outs and their deals
+in, ``ParResult`` out; ``par_of_deals`` takes each deal's strokes on its stock orders.
+The report's text is ``golfstats.report.par_text``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
 
-from golfstats.policies import PAR_REFERENCE
-from golfstats.report.doc import Block, Heading, Para, Table
+from golfstats.course_par import course_par, hole_pars
+from golfstats.report.pmf import Pmf, round_medians
 
-#: A hole's result against its own par, by strokes over par (None: open end).
-CLASSES: tuple[tuple[str, int | None, int | None], ...] = (
-    ("eagle or better", None, -2), ("birdie", -1, -1), ("par", 0, 0), ("bogey", 1, 1),
-    ("double bogey", 2, 2), ("worse", 3, None))
+__all__ = ["BOOTSTRAP_RESAMPLES", "BOOTSTRAP_SEED", "ROUND_SIZES", "ParResult", "Pmf",
+           "RoundPar", "course_par", "hole_pars", "par_from_hist", "par_of_deals", "par_of_playouts",
+           "par_table", "round_par"]
+
+ROUND_SIZES = (9, 18)
 TRADITIONAL_PER_HOLE = 5  # docs/rules.md: par 45 for 9 holes, 90 for 18
-
-
-@dataclass(frozen=True)
-class Pmf:
-    """A distribution on whole strokes: ``P(X = lo + k) = probs[k]``."""
-
-    lo: int
-    probs: np.ndarray
-
-    @classmethod
-    def from_counts(cls, strokes, counts) -> Pmf:
-        strokes = np.asarray(strokes, np.int64)
-        counts = np.asarray(counts, np.float64)
-        if strokes.size == 0 or counts.sum() <= 0:
-            raise ValueError("an empty stroke distribution")
-        lo, hi = int(strokes.min()), int(strokes.max())
-        probs = np.zeros(hi - lo + 1)
-        np.add.at(probs, strokes - lo, counts)
-        return cls(lo, probs / probs.sum())
-
-    @property
-    def values(self) -> np.ndarray:
-        return np.arange(self.lo, self.lo + self.probs.size)
-
-    def __add__(self, other: Pmf) -> Pmf:
-        """The distribution of the sum of independent draws from ``self`` and ``other``."""
-        return Pmf(self.lo + other.lo, np.convolve(self.probs, other.probs))
-
-    def total(self, holes: int) -> Pmf:
-        """Sum of ``holes`` independent draws, by exact convolution (square-and-multiply)."""
-        if holes < 1:
-            raise ValueError("a round has at least one hole")
-        result, power, k = None, self, holes
-        while k:
-            if k & 1:
-                result = power if result is None else result + power
-            k >>= 1
-            if k:
-                power = power + power
-        return Pmf(result.lo, np.clip(result.probs, 0.0, None))
-
-    def cdf(self, t: int) -> float:
-        k = t - self.lo
-        return 0.0 if k < 0 else float(self.probs[:k + 1].sum())
-
-    def prob(self, lo: int | None, hi: int | None) -> float:
-        """P(lo <= X <= hi), an open end for None."""
-        v = self.values
-        mask = np.ones(v.size, bool)
-        if lo is not None:
-            mask &= v >= lo
-        if hi is not None:
-            mask &= v <= hi
-        return float(self.probs[mask].sum())
-
-    def quantile(self, q: float) -> int:
-        """Smallest value t with P(X <= t) >= q."""
-        cum = np.cumsum(self.probs)
-        return self.lo + int(np.searchsorted(cum, q - 1e-12))
-
-    @property
-    def mean(self) -> float:
-        return float((self.values * self.probs).sum())
-
-    @property
-    def sd(self) -> float:
-        return float(np.sqrt(((self.values - self.mean) ** 2 * self.probs).sum()))
-
-
-def hole_par(strokes, lo: int = 3, hi: int = 5):
-    """The par of a hole: the reference player's strokes on that deal, clamped to lo..hi."""
-    if lo > hi:
-        raise ValueError(f"hole par minimum {lo} is above the maximum {hi}")
-    return np.clip(strokes, lo, hi)
+#: Resamples of the bootstrap over deals, and its seed (the same data give the same interval).
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 20261207
+#: A par is stable to one stroke when its 95% interval spans at most one stroke:
+#: 1.96 standard deviations of the continuous par at most this.
+STABLE_HALF_WIDTH = 0.5
+_Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
 class RoundPar:
-    """Par of a round of ``holes`` holes for one reference distribution."""
+    """Par of a round of ``holes`` holes for one player: the median total ``par``, its
+    95% bootstrap interval ``low..high``, ``p_off`` (the share of resamples whose par is
+    not ``par``), ``deals_needed`` (deals for a par stable to one stroke; see
+    ``round_par``), and the spread of the round total."""
 
     holes: int
     par: int
+    low: int
+    high: int
+    p_off: float
+    deals_needed: int
     mean: float
     sd: float
     quantiles: dict[str, int]
@@ -129,220 +70,166 @@ class RoundPar:
     pmf: Pmf = field(repr=False)
 
 
-def round_par(per_hole: Pmf, holes: int) -> RoundPar:
-    """The round total's distribution, its par (the median) and its spread."""
-    total = per_hole.total(holes)
-    par = total.quantile(0.5)
-    traditional = TRADITIONAL_PER_HOLE * holes
-    quantiles = {f"p{int(q * 100)}": total.quantile(q) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
-    return RoundPar(holes, par, total.mean, total.sd, quantiles, traditional,
-                    total.cdf(traditional), total.cdf(traditional - 1), total.cdf(0), total)
-
-
 @dataclass(frozen=True)
-class HolePar:
-    """Per-hole pars of the reference player (clamped to ``lo..hi``) on random deals."""
+class _Resamples:
+    """Per-hole distributions of bootstrap resamples of the deals (one row each)."""
 
     lo: int
-    hi: int
-    shares: dict[int, float]  # hole par -> share of deals
-    mean: float
-    course_par: dict[int, int]  # holes -> median sum of hole pars over a random course
+    probs: np.ndarray
+    deals: int
 
 
-def hole_par_summary(per_hole: Pmf, lo: int = 3, hi: int = 5, round_sizes=(9, 18)) -> HolePar:
-    v = per_hole.values
-    clamped = Pmf.from_counts(hole_par(v, lo, hi), per_hole.probs)
-    shares = {int(p): float(q) for p, q in zip(clamped.values, clamped.probs, strict=True) if q > 0}
-    course = {h: clamped.total(h).quantile(0.5) for h in round_sizes}
-    return HolePar(lo, hi, shares, clamped.mean, course)
+def _bare_round(per_hole: Pmf, holes: int) -> tuple[Pmf, dict]:
+    total = per_hole.total(holes)
+    traditional = TRADITIONAL_PER_HOLE * holes
+    spread = dict(mean=total.mean, sd=total.sd,
+                  quantiles={f"p{int(q * 100)}": total.quantile(q) for q in (0.1, 0.25, 0.5, 0.75, 0.9)},
+                  traditional=traditional, p_at_or_under_traditional=total.cdf(traditional),
+                  p_under_traditional=total.cdf(traditional - 1), p_perfect=total.cdf(0), pmf=total)
+    return total, spread
+
+
+def round_par(per_hole: Pmf, holes: int, resamples: _Resamples | None = None) -> RoundPar:
+    """The round total's distribution, its par (the median) and its spread; with
+    ``resamples`` (a bootstrap over deals), the par's interval, the chance it is off and
+    the deals needed: n x (1.96 sd / 0.5)^2, with sd the resamples' standard deviation
+    of the continuous median (``pmf.continuous_median``), which shrinks as 1/sqrt(n).
+    Without resamples the interval is the par alone and nothing is off."""
+    total, spread = _bare_round(per_hole, holes)
+    par = total.quantile(0.5)
+    if resamples is None:
+        return RoundPar(holes, par, par, par, 0.0, 0, **spread)
+    pars, smooth = round_medians(resamples.probs, resamples.lo, holes)
+    low = int(np.quantile(pars, 0.025, method="lower"))
+    high = int(np.quantile(pars, 0.975, method="higher"))
+    sd = float(smooth.std())
+    needed = math.ceil(resamples.deals * (_Z95 * sd / STABLE_HALF_WIDTH) ** 2)
+    return RoundPar(holes, par, low, high, float(np.mean(pars != par)), needed, **spread)
 
 
 @dataclass(frozen=True)
 class ParResult:
-    """Everything ``golfstats par`` reports for one variant and reference policy."""
+    """Par of one player (``policy``) of one rule set (``variant``): ``n`` deals and
+    ``playouts`` play-outs of them, the per-hole stroke distribution ``per_hole``, a
+    hole's expected par ``mean_per_hole`` (``exact``: from the deals' exact expected
+    strokes) and the par of each round size."""
 
     variant: str
     policy: str
     n: int
     per_hole: Pmf
     rounds: dict[int, RoundPar]
-    hole: HolePar
-    versus_hole_par: pl.DataFrame | None = None  # policy x result shares, from deal rows
+    playouts: int = 0
+    mean_per_hole: float = math.nan
+    exact: bool = False
 
 
-def par_from_hist(variant: str, policy: str, hist: list[dict], lo: int = 3, hi: int = 5,
-                  round_sizes=(9, 18)) -> ParResult:
-    """Par from a stroke histogram (``[{"strokes": s, "count": c}, ...]``, as in summary.parquet)."""
-    pmf = Pmf.from_counts([h["strokes"] for h in hist], [h["count"] for h in hist])
-    n = int(sum(h["count"] for h in hist))
-    rounds = {h: round_par(pmf, h) for h in round_sizes}
-    return ParResult(variant, policy, n, pmf, rounds, hole_par_summary(pmf, lo, hi, round_sizes))
+def _deal_histograms(strokes: np.ndarray, deal: np.ndarray | None, lo: int, width: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The deals' distinct rows (the share of a deal's play-outs at each stroke count) and
+    how many deals have each.  With one play-out per deal (``deal`` None) a row is one
+    stroke count, so the rows are the counts seen and the histogram says how many."""
+    if deal is None:
+        counts = np.bincount(strokes - lo, minlength=width)
+        seen = np.flatnonzero(counts)
+        rows = np.zeros((seen.size, width))
+        rows[np.arange(seen.size), seen] = 1.0
+        return rows, counts[seen]
+    codes, deal_of = np.unique(deal, return_inverse=True)
+    rows = np.zeros((codes.size, width))
+    np.add.at(rows, (deal_of, strokes - lo), 1.0)
+    return np.unique(rows / rows.sum(axis=1, keepdims=True), axis=0, return_counts=True)
 
 
-def versus_hole_par(deals: pl.DataFrame, variant: str, reference: str, lo: int = 3,
-                    hi: int = 5) -> pl.DataFrame:
-    """How every policy scores against the hole pars set by ``reference`` on the same deals:
-    one row per policy with the share of holes in each result class and mean strokes over par."""
-    keys = ["seed", "deal_index"]
-    rows = deals.filter(pl.col("variant") == variant)
-    ref = (rows.filter(pl.col("policy") == reference)
-           .select(*keys, pl.col("strokes").clip(lo, hi).alias("hole_par")))
-    joined = rows.join(ref, on=keys).with_columns((pl.col("strokes") - pl.col("hole_par")).alias("over"))
-    aggs = [pl.len().alias("holes"), pl.col("over").mean().alias("mean_over_par")]
-    for name, a, b in CLASSES:
-        cond = pl.lit(True)
-        if a is not None:
-            cond = cond & (pl.col("over") >= a)
-        if b is not None:
-            cond = cond & (pl.col("over") <= b)
-        aggs.append(cond.mean().alias(name))
-    from golfstats.runs import order
+def _bootstrap(groups: np.ndarray, counts: np.ndarray, lo: int, resamples: int, seed: int,
+               size: int | None = None) -> _Resamples:
+    """``resamples`` bootstrap resamples of the deals (drawn with replacement, each deal
+    whole): the per-hole distribution of each resample.  Deals with the same row
+    (``groups[g]``, ``counts[g]`` deals) are one group, so a resample is a multinomial
+    draw over the groups (vectorised).  ``size``: draws per resample (default: the deals)."""
+    n = int(counts.sum())
+    size = size or n
+    rng = np.random.default_rng(seed)
+    weights = rng.multinomial(size, counts / n, size=resamples).astype(np.float64)
+    return _Resamples(lo, weights @ groups / size, size)
 
-    out = joined.group_by("policy").agg(aggs).with_columns(pl.lit(variant).alias("variant"))
-    return order(out.select("variant", "policy", *[c for c in out.columns if c not in ("variant", "policy")]))
+
+def par_of_playouts(variant: str, policy: str, strokes, deal=None, *, expectations=None,
+                    round_sizes=ROUND_SIZES, resamples: int = BOOTSTRAP_RESAMPLES,
+                    seed: int = BOOTSTRAP_SEED, pooled_deals: int | None = None) -> ParResult:
+    """Par of ``policy`` from its realised strokes: ``strokes[i]`` of play-out i of deal
+    ``deal[i]`` (``deal`` None: one play-out per deal, as in a simulate run; the study
+    passes its K stock orders of each deal).  Each deal weighs the same in the per-hole
+    distribution (the mean of its play-outs' distribution).  ``expectations``: the deals'
+    exact expected strokes when the player has them (the perfect golfer), which then give
+    the mean hole par.  The bootstrap (``resamples`` of the deals, seeded by ``seed``;
+    0: none) gives each par's interval.  ``pooled_deals``: the play-outs (``deal`` None)
+    pool that many deals' stock orders, which are no longer told apart; each resample then
+    draws that many play-outs, as if each deal had been played once: wider than resampling
+    the deals whole (one play-out varies at least as much as a deal's mean over its
+    orders), so the interval errs on the safe side."""
+    strokes = np.asarray(strokes, np.int64).ravel()
+    if strokes.size == 0:
+        raise ValueError("an empty stroke distribution")
+    deal = None if deal is None else np.asarray(deal).ravel()
+    if deal is not None and deal.size != strokes.size:
+        raise ValueError("one deal per play-out")
+    lo = int(strokes.min())
+    groups, counts = _deal_histograms(strokes, deal, lo, int(strokes.max()) - lo + 1)
+    n = int(counts.sum())
+    per_hole = Pmf(lo, counts @ groups / n)
+    pooled = pooled_deals if deal is None and pooled_deals and pooled_deals < strokes.size else None
+    boot = _bootstrap(groups, counts, lo, resamples, seed, pooled) if resamples else None
+    rounds = {h: round_par(per_hole, h, boot) for h in round_sizes}
+    exact = expectations is not None
+    mean = float(np.mean(expectations)) if exact else per_hole.mean
+    return ParResult(variant, policy, pooled or n, per_hole, rounds, strokes.size, mean, exact)
+
+
+def par_of_deals(variant: str, policy: str, per_deal, **options) -> ParResult:
+    """Par from each deal's strokes on its stock orders (``per_deal[d]``: the realised
+    strokes of deal d on each of its orders, as the study's ledger keeps them in
+    ``order_strokes``): ``par_of_playouts`` resampling the deals whole.  ``options`` are
+    ``par_of_playouts``'s (``expectations``, ``round_sizes``, ``resamples``, ``seed``)."""
+    kept = [np.asarray(s, np.int64).ravel() for s in per_deal]
+    kept = [s for s in kept if s.size]
+    if not kept:
+        raise ValueError("an empty stroke distribution")
+    deal = np.repeat(np.arange(len(kept)), [s.size for s in kept])
+    return par_of_playouts(variant, policy, np.concatenate(kept), deal, **options)
+
+
+def par_from_hist(variant: str, policy: str, hist: list[dict], round_sizes=ROUND_SIZES,
+                  resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,
+                  expectations=None, deals: int | None = None) -> ParResult:
+    """Par from a stroke histogram (``[{"strokes": s, "count": c}, ...]``, as in
+    summary.parquet) of one play-out per deal, or of ``deals`` deals' pooled play-outs
+    (the study's optimum: ``par_of_playouts``'s ``pooled_deals``)."""
+    values = np.array([h["strokes"] for h in hist], np.int64)
+    counts = np.array([h["count"] for h in hist], np.int64)
+    return par_of_playouts(variant, policy, np.repeat(values, counts), expectations=expectations,
+                           round_sizes=round_sizes, resamples=resamples, seed=seed,
+                           pooled_deals=deals)
 
 
 def par_table(results: list[ParResult]) -> pl.DataFrame:
-    """One row per variant and reference: par, quantiles and the traditional comparison."""
+    """One row per rule set and player: par with its interval, the chance it is off and
+    the deals needed, the spread, and the traditional comparison.  ``mean_hole_par`` is a
+    hole's expected par (its mean strokes); ``course_parH`` the par of a course of H
+    holes of that expectation (``course_par``), which a course of chosen deals replaces
+    by the sum of its own holes' pars."""
     rows = []
     for r in results:
-        row = {"variant": r.variant, "policy": r.policy, "n": r.n, "mean_per_hole": r.per_hole.mean}
+        row = {"variant": r.variant, "policy": r.policy, "n": r.n, "playouts": r.playouts,
+               "mean_per_hole": r.per_hole.mean}
         for h, rp in r.rounds.items():
-            row[f"par{h}"] = rp.par
-            row[f"mean{h}"] = rp.mean
-            row[f"p10_{h}"] = rp.quantiles["p10"]
-            row[f"p90_{h}"] = rp.quantiles["p90"]
-            row[f"p_le_{rp.traditional}"] = rp.p_at_or_under_traditional
-        row["mean_hole_par"] = r.hole.mean
-        for h, cp in r.hole.course_par.items():
-            row[f"course_par{h}"] = cp
+            row |= {f"par{h}": rp.par, f"par{h}_low": rp.low, f"par{h}_high": rp.high,
+                    f"p_off{h}": rp.p_off, f"deals_needed{h}": rp.deals_needed,
+                    f"mean{h}": rp.mean, f"p10_{h}": rp.quantiles["p10"],
+                    f"p90_{h}": rp.quantiles["p90"], f"p_le_{rp.traditional}": rp.p_at_or_under_traditional}
+        row["mean_hole_par"] = r.mean_per_hole
+        row["exact_hole_par"] = r.exact
+        for h in r.rounds:
+            row[f"course_par{h}"] = course_par(np.full(h, r.mean_per_hole))
         rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None)
-
-
-def _pct(p: float) -> str:
-    if p == 0:
-        return "0%"
-    return f"{100 * p:.1f}%" if p >= 0.001 else f"{100 * p:.2g}%"
-
-
-def _hole_pars_text(r: ParResult) -> str:
-    """The hole pars in words, and why a course of them has another par than a round."""
-    hp = r.hole
-    shares = ", ".join(f"par {p} on {_pct(s)}" for p, s in sorted(hp.shares.items()))
-    courses = " and ".join(f"{cp} for {h} holes" for h, cp in hp.course_par.items())
-    text = (f"A hole's par is {r.policy}'s strokes on that deal, kept within {hp.lo}..{hp.hi}: "
-            f"{shares} of deals.  A course of such holes has par {courses} (the median; "
-            "`golfstats course` gives each course its own, the sum of its holes' pars).")
-    diffs = [(h, hp.course_par[h] - r.rounds[h].par) for h in hp.course_par if h in r.rounds]
-    if any(d for _, d in diffs):
-        h, d = diffs[0]
-        why = (f"a deal {r.policy} clears (0 strokes or fewer) still has par {hp.lo} on the card"
-               if d > 0 else f"a deal {r.policy} loses with many cards left has par {hp.hi} at most")
-        text += (f"  That is {abs(d)} {'above' if d > 0 else 'below'} the round par for {h} holes "
-                 f"because {why}: print the round par for a round of deals nobody chose, the "
-                 "sum of the hole pars on a course card that gives each hole its par.")
-    return text
-
-
-def par_blocks(r: ParResult) -> list[Block]:
-    """The par report of one ``ParResult``: the par to print and why, the spread of round
-    totals, the hole pars and (with deal rows) every player against them."""
-    pars = ", ".join(f"{h} holes {rp.par}" for h, rp in r.rounds.items())
-    blocks: list[Block] = [
-        Heading(f"{r.variant}: par for {r.policy} ({r.n:,} deals)"),
-        Para(f"Par to print: {pars}.", strong=True),
-        Para(f"Why: par is the median round total of the reference player {r.policy}, so a "
-             f"steady player scores par or better in at least half of his rounds.  {r.policy} "
-             f"scores {r.per_hole.mean:.2f} strokes a hole on average (sd {r.per_hole.sd:.2f}); "
-             "a round's total is that distribution convolved over its independent deals, "
-             "exactly."),
-        Table(("holes", "par", "mean", "10% <=", "90% <=", "<= 5 a hole", "<= 0"),
-              tuple((str(h), str(rp.par), f"{rp.mean:.1f}", str(rp.quantiles["p10"]),
-                     str(rp.quantiles["p90"]), _pct(rp.p_at_or_under_traditional),
-                     _pct(rp.p_perfect)) for h, rp in r.rounds.items()),
-              (True,) * 7, title=f"Round totals of {r.policy}"),
-        Para("10% <= and 90% <=: one round in ten totals that or less, nine in ten that or "
-             "less; <= 5 a hole: the share of rounds that meet the traditional par (45 for 9 "
-             "holes, 90 for 18); <= 0: perfect rounds."),
-        Para(_hole_pars_text(r)),
-    ]
-    if r.versus_hole_par is not None and not r.versus_hole_par.is_empty():
-        cols = [name for name, _, _ in CLASSES]
-        blocks.append(Table(
-            ("player", "holes", "mean over par", *cols),
-            tuple((row["policy"], f"{row['holes']:,}", f"{row['mean_over_par']:+.2f}",
-                   *(_pct(row[c]) for c in cols)) for row in r.versus_hole_par.iter_rows(named=True)),
-            (False, True, True, *(True,) * len(cols)),
-            title=f"Every player against {r.policy}'s hole pars (share of holes)"))
-    return blocks
-
-
-def format_par(r: ParResult) -> str:
-    """``par_blocks`` as Markdown (what ``golfstats par --out`` writes)."""
-    from golfstats.report.doc import markdown
-
-    return markdown(par_blocks(r))
-
-
-def par_for_runs(runs, policy: str | None = None, variant: str | None = None, lo: int = 3,
-                 hi: int = 5) -> list[ParResult]:
-    """``ParResult`` of every variant of ``runs`` (or only ``variant``, a canonical id) for
-    the reference ``policy`` (default ``PAR_REFERENCE``); with deal rows, every policy is
-    also scored against that reference's hole pars.  ``RunQueryError`` when the variant or
-    the policy is not in the runs."""
-    from golfstats.runs import RunQueryError, merge_summaries
-
-    summary = merge_summaries(runs)
-    if variant:
-        summary = summary.filter(pl.col("variant") == variant)
-        if summary.is_empty():
-            raise RunQueryError(f"variant {variant} is not in the run")
-    deals = _deals(runs)
-    return [_variant_par(summary, deals, v, policy, lo, hi)
-            for v in summary["variant"].unique(maintain_order=True)]
-
-
-def par_section(runs) -> list[Block]:
-    """The report page's par: for every variant the runs played ``PAR_REFERENCE`` on, its
-    ``par_blocks``; a line for each variant they did not."""
-    from golfstats.runs import RunQueryError, merge_summaries
-
-    summary = merge_summaries(runs)
-    deals = _deals(runs)
-    blocks: list[Block] = []
-    for v in summary["variant"].unique(maintain_order=True):
-        try:
-            blocks += par_blocks(_variant_par(summary, deals, v, None, 3, 5))
-        except RunQueryError as exc:
-            blocks.append(Para(f"{v}: no par here: {exc}."))
-    return blocks
-
-
-def _deals(runs) -> pl.DataFrame | None:
-    from golfstats.runs import merge_deals
-
-    return merge_deals(runs) if any(r.has_deals for r in runs) else None
-
-
-def _variant_par(summary: pl.DataFrame, deals: pl.DataFrame | None, variant: str,
-                 policy: str | None, lo: int, hi: int) -> ParResult:
-    from dataclasses import replace
-
-    from golfstats.runs import RunQueryError, resolve_policy
-
-    rows = summary.filter(pl.col("variant") == variant)
-    try:
-        ref = resolve_policy(policy or PAR_REFERENCE, rows["policy"])
-    except RunQueryError:
-        if policy:
-            raise
-        raise RunQueryError(f"the run has no rows of {PAR_REFERENCE}, par's reference player by "
-                            f"default, for {variant}; name another with --policy (it has: "
-                            f"{', '.join(rows['policy'])})") from None
-    hist = rows.filter(pl.col("policy") == ref)["stroke_hist"][0].to_list()
-    result = par_from_hist(variant, ref, hist, lo, hi)
-    if deals is not None:
-        result = replace(result, versus_hole_par=versus_hole_par(deals, variant, ref, lo, hi))
-    return result
