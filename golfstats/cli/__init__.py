@@ -2,7 +2,7 @@
 
 Every command is registered here, explicitly; each lives in the module of its family
 (``catalog``: variants, policies, deal; ``solving``: solve, odds, hint, play; ``reviewing``:
-review; ``simulate``; ``reports``: report, par, compare, course; ``study``) and only
+review; ``simulate``; ``reports``: report, par, compare; ``courses``: course; ``study``) and only
 parses, calls the
 library and prints.  Options shared by several commands (the rule set, the board
 source) are declared once in ``cli.options``.  Heavy imports (numba, polars,
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import typer
 
-from golfstats.cli import catalog, reports, reviewing, simulate, solving, study
+from golfstats.cli import catalog, courses, reports, reviewing, simulate, solving, study
 from golfstats.cli.app import app
 from golfstats.cli.options import Command
 from golfstats.cli.output import MOVES_NOTATION
@@ -44,7 +44,7 @@ _register("simulate", simulate.simulate)
 _register("report", reports.report)
 _register("par", reports.par)
 _register("compare", reports.compare)
-_register("course", reports.course)
+_register("course", courses.course)
 _register("study", study.study)
 
 __all__ = ["app", "main"]
