@@ -125,8 +125,9 @@ def estimator_markdown(results) -> str:
     if tiny:
         from golfstats.stats import MIN_N
 
-        lines.append(f"\n**Fewer than {MIN_N} deals valued** ({', '.join(tiny)}): such an interval "
-                     f"is not calibrated (its coverage is checked from {MIN_N} deals up): a smoke figure.")
+        lines.append(f"\n**Fewer than {MIN_N} deals valued** ({', '.join(tiny)}): the interval's "
+                     f"coverage is checked from {MIN_N} deals up, not below (the study values at least "
+                     f"{MIN_N} when it runs).")
     return "\n".join(lines) + "\n"
 
 

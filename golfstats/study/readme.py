@@ -264,7 +264,9 @@ def _optimal_markdown(config, result, full: pl.DataFrame) -> str:
             f"at least {config.scaled(config.optimal_min_n, 3)} deals, {config.optimal_orders} "
             "stock orders per deal's share):\n\n" + estimator_markdown(result.optimum)
             + "\nThe ladder of players on each plain king rule (the honest players' figures from "
-            "their runs; `optimal` estimated as above):\n\n"
+            "their runs; `optimal` estimated as above; how far each lies from greedy towards "
+            "`optimal` with its delta-method 95% interval, each rate's error from its own interval, "
+            "the rates taken as independent but for greedy's, which is in both differences):\n\n"
             + ladder_markdown(full, variants) + "\n![The ladder of players](charts/ladder.png)\n\n"
             + _playouts_markdown(full, config.optimal_orders))
 
@@ -282,8 +284,8 @@ def _playouts_markdown(full: pl.DataFrame, orders: int) -> str:
             f"share; {r['playouts']:,} play-outs, but the orders of one deal are not "
             f"independent, so the deals are the sample size); mean {r['mean_strokes']:.2f} "
             f"strokes a hole, median {r['median_strokes']:g}; it won "
-            f"{percent(r['playout_win_rate'], 1)} of its play-outs (the same deals as the "
-            f"estimate {percent(r['win_rate'], 1)}, so a consistency check, not an independent "
+            f"{percent(r['playout_win_rate'], 1)} of its play-outs (from the same deals as the "
+            f"estimate, {percent(r['win_rate'], 1)}: a consistency check, not an independent "
             "one).")
     return ("The honest optimum (goal win: the most wins, p alone) played out from each valued "
             "deal's one table on its stock orders:\n\n" + "\n".join(lines) + "\n")
