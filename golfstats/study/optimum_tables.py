@@ -26,7 +26,7 @@ def summary_rows(results) -> pl.DataFrame:
     the estimator, and the plain mean beside it; the strokes columns (mean, median, spread,
     histogram) from its play-outs on the valued deals' stock orders, with how many deals
     and play-outs they rest on and the share of play-outs won (an unbiased estimate of the
-    same mean chance, a check on the estimator)."""
+    same mean chance from the same deals: a consistency check, not an independent one)."""
     from golfstats.study.optimum import playout_strokes
 
     rows = []
@@ -68,7 +68,7 @@ def with_optimum(summary: pl.DataFrame, results) -> pl.DataFrame:
 def ladder_markdown(summary: pl.DataFrame, variants) -> str:
     """Per rule set: each player's win rate with its interval, the share of the way from
     greedy to the honest optimum it covers, and the price of not seeing the stock."""
-    lines = ["| variant | player | win rate (95% interval) | n | of the way greedy -> optimal |",
+    lines = ["| variant | player | win rate (95% interval) | n | of the way greedy -> optimal (95%) |",
              "|---|---|---:|---:|---:|"]
     for variant in variants:
         rows = {r["policy"]: r for r in summary.filter(pl.col("variant") == variant).iter_rows(named=True)}
@@ -79,8 +79,7 @@ def ladder_markdown(summary: pl.DataFrame, variants) -> str:
                 continue
             way = ""
             if greedy and optimal and policy in BETWEEN and optimal["win_rate"] > greedy["win_rate"]:
-                covered = (r["win_rate"] - greedy["win_rate"]) / (optimal["win_rate"] - greedy["win_rate"])
-                way = f"{100 * covered:.0f}%"
+                way = _way(r, greedy, optimal, policy in (GREEDY, OPTIMAL))
             name = f"{policy} ({r['estimator']})" if r.get("estimator") else policy
             lines.append(f"| {variant} | {name} | {100 * r['win_rate']:.2f}% ({100 * r['ci_low']:.2f}-"
                          f"{100 * r['ci_high']:.2f}) | {r['n']:,} | {way} |")
@@ -94,6 +93,24 @@ def ladder_markdown(summary: pl.DataFrame, variants) -> str:
     return "\n".join(lines) + "\n"
 
 
+GREEDY = BETWEEN[0]
+
+
+def _way(r: dict, greedy: dict, optimal: dict, end: bool) -> str:
+    """How far ``r`` lies from greedy towards the optimum, with its delta-method 95% interval
+    (``stats.ratio_of_differences``; each rate's standard error from its interval, the
+    rates independent but for greedy's, which is in both differences): the ends are 0% and
+    100% by definition."""
+    from golfstats.stats import Z95, ratio_of_differences
+
+    def se(row: dict) -> float:
+        return (row["ci_high"] - row["ci_low"]) / (2 * Z95)
+
+    way, low, high = ratio_of_differences(r["win_rate"], se(r), greedy["win_rate"], se(greedy),
+                                          optimal["win_rate"], se(optimal))
+    return f"{100 * way:.0f}%" if end else f"{100 * way:.0f}% ({100 * low:.0f}-{100 * high:.0f})"
+
+
 def estimator_markdown(results) -> str:
     """The optimum's estimate beside the plain mean, per rule set."""
     lines = ["| variant | deals valued | unresolved | regression estimate (95%) | half-width | "
@@ -104,6 +121,13 @@ def estimator_markdown(results) -> str:
                      f"{100 * e.high:.2f}) | ±{100 * e.half_width:.2f} | {100 * p.mean:.2f}% "
                      f"({100 * p.low:.2f}-{100 * p.high:.2f}) | ±{100 * p.half_width:.2f} | "
                      f"{'yes' if r.met else 'no'} |")
+    tiny = [r.variant for r in results if not r.regression.calibrated]
+    if tiny:
+        from golfstats.stats import MIN_N
+
+        lines.append(f"\n**Fewer than {MIN_N} deals valued** ({', '.join(tiny)}): the interval's "
+                     f"coverage is checked from {MIN_N} deals up, not below (the study values at least "
+                     f"{MIN_N} when it runs).")
     return "\n".join(lines) + "\n"
 
 

@@ -89,7 +89,7 @@ class StudyConfig:
     #: the target half-width of the mean chance of winning.
     optimal_variants: tuple[str, ...] = SAMPLING_VARIANTS
     optimal_orders: int = 100
-    optimal_min_n: int = 40
+    optimal_min_n: int = 60  # the bootstrap-t interval is calibrated from 60 (benchmarks/README.md)
     optimal_max_n: int = 300
     optimal_target: float = 0.025
     optimal_max_bytes: int = 8_000_000_000  # per deal (per worker): putt-putt deals need 4-11 GB

@@ -13,7 +13,7 @@ import polars as pl
 
 from golfstats.policies import policy_order
 from golfstats.report.tables import markdown, percent
-from golfstats.stats import Z95, wilson
+from golfstats.stats import MIN_N, Z95, wilson
 from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
 
 
@@ -160,16 +160,19 @@ def _published_markdown(summary: pl.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _sizes_markdown(result, summary: pl.DataFrame, target: float) -> str:
+def _sizes_markdown(result, summary: pl.DataFrame, config) -> str:
+    """Each run's size, its exact win rate's half-width and whether it meets its own target
+    (``config.target_half_width``: +/-0.10% or +/-0.30% by rule set)."""
     lines = ["| variant | n | pilot p | planned for p | n needed | exact win rate | 95% half-width | "
-             "target met |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+             "target | target met |", "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for p in result.plans:
-        hw = p.achieved_half_width
+        hw, target = p.achieved_half_width, config.target_half_width(p.variant)
         row = summary.filter((pl.col("variant") == p.variant) & (pl.col("policy") == CLAIRVOYANT))
         rate = percent(row["win_rate"][0], 2) if row.height else ""
         met = "yes" if hw is not None and hw <= target + 1e-12 else "no"
         lines.append(f"| {p.variant} | {p.n} | {p.pilot_wins}/{p.pilot_n} | {p.p_plan:.3f} | "
-                     f"{p.n_required} | {rate} | {'' if hw is None else f'±{100 * hw:.2f}%'} | {met} |")
+                     f"{p.n_required} | {rate} | {'' if hw is None else f'±{100 * hw:.2f}%'} | "
+                     f"±{100 * target:.2f}% | {met} |")
     return "\n".join(lines) + "\n"
 
 
@@ -202,9 +205,11 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
         "rules_version": record["rules_version"], "version": record["versions"]["golfstats"],
         "scale_note": scale_note, "sampling_policy": SAMPLING_POLICY,
         "sampling_n": config.scaled(config.sampling_n, 10), "pilot_n": config.scaled(config.pilot_n),
-        "half_width": f"{100 * config.half_width:.1f}", "min_n": config.min_n,
+        "half_width": f"{100 * config.half_width:.2f}",
+        "other_half_width": f"{100 * config.other_half_width:.2f}", "min_n": config.min_n,
+        "optimal_min_n": config.scaled(config.optimal_min_n, 3), "min_calibrated": MIN_N,
         "hours_budget": f"{config.hours_budget:g}",
-        "sizes": _sizes_markdown(result, summary, config.half_width),
+        "sizes": _sizes_markdown(result, summary, config),
         "win_rates": markdown(win_rate_pivot(summary)),
         "clairvoyant_vs_reference": compare_markdown(exact_vs), "strokes": _strokes_markdown(summary),
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
@@ -259,7 +264,9 @@ def _optimal_markdown(config, result, full: pl.DataFrame) -> str:
             f"at least {config.scaled(config.optimal_min_n, 3)} deals, {config.optimal_orders} "
             "stock orders per deal's share):\n\n" + estimator_markdown(result.optimum)
             + "\nThe ladder of players on each plain king rule (the honest players' figures from "
-            "their runs; `optimal` estimated as above):\n\n"
+            "their runs; `optimal` estimated as above; how far each lies from greedy towards "
+            "`optimal` with its delta-method 95% interval, each rate's error from its own interval, "
+            "the rates taken as independent but for greedy's, which is in both differences):\n\n"
             + ladder_markdown(full, variants) + "\n![The ladder of players](charts/ladder.png)\n\n"
             + _playouts_markdown(full, config.optimal_orders))
 
@@ -272,10 +279,13 @@ def _playouts_markdown(full: pl.DataFrame, orders: int) -> str:
             lines.append(f"- {r['variant']}: no play-outs (no deal resolved), so no strokes or par.")
             continue
         lines.append(
-            f"- {r['variant']}: `optimal`'s strokes and par rest on {r['playouts']:,} play-outs, "
-            f"{r['playout_deals']} valued deals x {orders} stock orders (the orders of the "
-            f"clairvoyant share); mean {r['mean_strokes']:.2f} strokes a hole, median "
-            f"{r['median_strokes']:g}; it won {percent(r['playout_win_rate'], 1)} of them, beside "
-            f"the estimated mean chance {percent(r['win_rate'], 1)}.")
+            f"- {r['variant']}: `optimal`'s strokes and par rest on {r['playout_deals']} valued "
+            f"deals, each played out on its {orders} stock orders (the orders of the clairvoyant "
+            f"share; {r['playouts']:,} play-outs, but the orders of one deal are not "
+            f"independent, so the deals are the sample size); mean {r['mean_strokes']:.2f} "
+            f"strokes a hole, median {r['median_strokes']:g}; it won "
+            f"{percent(r['playout_win_rate'], 1)} of its play-outs (from the same deals as the "
+            f"estimate, {percent(r['win_rate'], 1)}: a consistency check, not an independent "
+            "one).")
     return ("The honest optimum (goal win: the most wins, p alone) played out from each valued "
             "deal's one table on its stock orders:\n\n" + "\n".join(lines) + "\n")
