@@ -23,8 +23,18 @@ Before that, each batch's unresolved deals are valued again one at a time in thi
 process with ``alone_bytes``, the budget of a deal that has the machine to itself (the
 workers' budget ``max_bytes`` assumes ``workers`` deals at once).
 
+The perfect golfer's par is the honest optimum of strokes (goal ``strokes``: the fewest
+expected strokes), so each valued deal is also played out under that goal on the same
+orders, from one goal-strokes table of the deal (``strokes_deal``): its realised strokes
+per order, its exact expected strokes and its own chance of winning.  The chance of
+winning stays goal ``win``'s (the largest chance of winning); the strokes, their
+distribution and par are goal ``strokes``'.
+
 Rows are kept in the study's ledger (``study.ledger``), one file a deal,
-``ledger/optimal-VARIANT-sSEED-kORDERS/deal-NNNNNN.json``, so a killed study continues
+``ledger/optimal-VARIANT-sSEED-kORDERS/deal-NNNNNN.json`` (goal win), and beside it
+``strokes-NNNNNN.json`` (goal strokes, ``STROKES_FORMAT``: an additive part, so the
+deals valued before it existed stay valid and a later sitting computes only the
+strokes files missing), so a killed study continues
 where it stopped, on any machine; the stopping rule is checked only after whole batches,
 so an interrupted study values the same deals as an uninterrupted one.  Each deal's computation has a
 memory budget (``max_bytes``, 8 GB by default: putt-putt deals need 4-11 GB); a later
@@ -36,7 +46,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +56,11 @@ from golfstats.stats import MeanEstimate, plain_mean, regression_mean
 from golfstats.study.ledger import SITTING, read_json, write_json
 
 ESTIMATOR = "regression on the clairvoyant share"
+#: The version of the goal-strokes files (``strokes-NNNNNN.json``).
+STROKES_FORMAT = 1
+STROKES_SCHEMA = {"deal_index": pl.Int64, "expected_strokes": pl.Float64, "win_p": pl.Float64,
+                  "resolved": pl.Boolean, "states": pl.Int64, "peak_bytes": pl.Int64,
+                  "seconds": pl.Float64, "order_strokes": pl.List(pl.Int64)}
 ROW_SCHEMA = {"deal_index": pl.Int64, "win_p": pl.Float64, "share": pl.Float64,
               "resolved": pl.Boolean, "states": pl.Int64, "peak_bytes": pl.Int64,
               "seconds": pl.Float64, "order_strokes": pl.List(pl.Int64)}
@@ -79,6 +94,9 @@ class OptimumResult:
     plain: MeanEstimate
     unresolved: int
     target: float
+    #: the goal-strokes play-outs of the valued deals (``STROKES_SCHEMA``; a deal without
+    #: one yet is missing): the perfect golfer's strokes and par rest on them
+    strokes: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=STROKES_SCHEMA))
 
     @property
     def met(self) -> bool:
@@ -106,6 +124,21 @@ def _deal_path(folder: Path, index: int) -> Path:
     return folder / f"deal-{index:06d}.json"
 
 
+def _strokes_path(folder: Path, index: int) -> Path:
+    return folder / f"strokes-{index:06d}.json"
+
+
+def read_strokes(folder: Path) -> pl.DataFrame:
+    """The goal-strokes play-outs in ``folder`` (files of another format are ignored)."""
+    rows = []
+    for path in sorted(folder.glob("strokes-*.json")):
+        data = read_json(path)
+        if data is not None and data.get("format") == STROKES_FORMAT and set(STROKES_SCHEMA) <= set(data):
+            rows.append({**{k: data[k] for k in STROKES_SCHEMA}, **_sitting(data)})
+    schema = {**STROKES_SCHEMA, **SITTING_COLUMNS}
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
 def read_rows(folder: Path) -> pl.DataFrame:
     """The valued deals in ``folder``, by deal index (unreadable files are ignored)."""
     rows = []
@@ -129,6 +162,12 @@ def _sitting(data: dict) -> dict:
 def valued_count(ledger: Path, variant: str, seed: int, orders: int) -> int:
     """How many deals of ``variant`` the ledger holds valued (for the plan's progress)."""
     return len(list(_folder(ledger, variant, seed, orders).glob("deal-*.json")))
+
+
+def held(ledger: Path, variant: str, seed: int, orders: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The valued deals (goal win) and goal-strokes play-outs the ledger holds."""
+    folder = _folder(ledger, variant, seed, orders)
+    return read_rows(folder), read_strokes(folder)
 
 
 def stock_orders(board, seed: int, index: int, orders: int) -> list[tuple]:
@@ -165,6 +204,35 @@ def value_deal(variant: str, seed: int, index: int, orders: int,
             "seconds": time.perf_counter() - started, "order_strokes": strokes}
 
 
+def _deal(variant: str, seed: int, index: int):
+    from golfstats.deals import board_from_cards, seeded_deals
+    from golfstats.rules import parse_variant
+
+    rules = parse_variant(variant)
+    return rules, board_from_cards(rules, seeded_deals(rules, seed, index, 1).cards[0])
+
+
+def strokes_deal(variant: str, seed: int, index: int, orders: int,
+                 max_bytes: int = 8_000_000_000) -> dict:
+    """One deal's goal-strokes row: the perfect golfer (the fewest expected strokes, honest)
+    played out on the same ``orders`` stock orders as the deal's clairvoyant share, from
+    one table of the deal; its exact expected strokes and chance of winning (none when
+    the table did not fit ``max_bytes``)."""
+    from golfstats.goals import Goal
+    from golfstats.optimal_play import play_orders
+
+    rules, board = _deal(variant, seed, index)
+    started = time.perf_counter()
+    play = play_orders(board, rules, stock_orders(board, seed, index, orders), Goal.STROKES,
+                       max_bytes=max_bytes)
+    value = play.odds
+    return {"deal_index": index, "expected_strokes": value.expected_strokes if value.resolved else None,
+            "win_p": value.win_p if value.resolved else None, "resolved": value.resolved,
+            "states": value.stats.states, "peak_bytes": value.stats.peak_bytes,
+            "seconds": time.perf_counter() - started,
+            "order_strokes": [int(x) for x in play.strokes] if value.resolved else []}
+
+
 def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
     """The honest optimum's value of ``board`` (goal win, p alone) and its realised strokes
     on each stock order of ``stocks``, played from the one table (``[]`` when the table
@@ -177,7 +245,8 @@ def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
 
 
 def playout_strokes(rows: pl.DataFrame) -> np.ndarray:
-    """Every realised stroke count of the honest optimum in ``rows`` (deals x orders)."""
+    """Every realised stroke count in ``rows`` (deals x orders; goal strokes' rows for the
+    perfect golfer's par)."""
     kept = rows["order_strokes"].drop_nulls()
     return np.concatenate([np.asarray(s, dtype=np.int64) for s in kept.to_list()] or
                           [np.zeros(0, dtype=np.int64)])
@@ -204,8 +273,38 @@ def _retry_unresolved(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, say: 
     return read_rows(folder)
 
 
+def _write_strokes(folder: Path, row: dict) -> None:
+    row = {k: v for k, v in row.items() if k not in SITTING_COLUMNS}
+    write_json(_strokes_path(folder, row["deal_index"]),
+               {"format": STROKES_FORMAT, "goal": "strokes", **row, "sitting": SITTING})
+
+
 def _value_task(task) -> dict:
     return value_deal(*task)
+
+
+def _strokes_task(task) -> dict:
+    return strokes_deal(*task)
+
+
+def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, pool,
+                     say: Callable[[str], None]) -> pl.DataFrame:
+    """Play the perfect golfer out on the valued deals of ``rows`` that have no goal-strokes
+    file yet (or one unresolved under a smaller budget than the plan's); returns them all."""
+    have = read_strokes(folder)
+    budget = plan.retry_bytes
+    done = set(have.filter(pl.col("resolved") | (pl.col("peak_bytes") >= budget))["deal_index"].to_list())
+    todo = [int(i) for i in rows["deal_index"].to_list() if int(i) not in done]
+    if not todo:
+        return have
+    say(f"  optimal {plan.variant}: the perfect golfer's par (goal strokes) on {len(todo)} valued "
+        f"deals, deal {todo[0]} first")
+    tasks = [(plan.variant, plan.seed, i, plan.orders, plan.max_bytes) for i in todo]
+    for k, row in enumerate(pool.imap(_strokes_task, tasks) if pool else map(_strokes_task, tasks), 1):
+        _write_strokes(folder, row)
+        say(f"  optimal {plan.variant}: goal strokes, deal {row['deal_index']} done ({k} of {len(todo)}, "
+            f"{row['seconds']:.0f} s{'' if row['resolved'] else ', unresolved'})")
+    return read_strokes(folder)
 
 
 def estimate(rows: pl.DataFrame, exact_rate: float) -> tuple[MeanEstimate, MeanEstimate, int]:
@@ -252,21 +351,39 @@ def run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None] = la
                 return None  # too few deals valued for an estimate
             if regression is not None and (not plan.value_more or whole and n >= plan.min_n and (
                     regression.half_width <= plan.target or n >= plan.max_n)):
-                return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target)
-            if pool is None and plan.workers > 1:
-                import multiprocessing as mp
-
-                pool = mp.get_context("spawn").Pool(plan.workers)
+                if plan.value_more:
+                    pool = pool or _pool(plan)
+                    strokes = _strokes_missing(folder, plan, rows, pool, say)
+                else:
+                    strokes = read_strokes(folder)
+                strokes = strokes.filter(pl.col("deal_index") < n)
+                return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target,
+                                     strokes)
+            pool = pool or _pool(plan)
             stop = min((n // plan.batch + 1) * plan.batch, plan.max_n)
             tasks = [(plan.variant, plan.seed, i, plan.orders, plan.max_bytes) for i in range(n, stop)]
+            say(f"  optimal {plan.variant}: valuing deals {n}..{stop - 1} (goal win and the "
+                f"clairvoyant share)")
             for row in (pool.imap(_value_task, tasks) if pool else map(_value_task, tasks)):
                 _write_row(folder, row)
+                say(f"  optimal {plan.variant}: deal {row['deal_index']} valued, win_p "
+                    f"{row['win_p']:.3f}, share {row['share']:.2f}, {row['seconds']:.0f} s"
+                    f"{'' if row['resolved'] else ' (unresolved)'}")
             rows = _retry_unresolved(folder, plan, read_rows(folder), say)
             valued = True
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
+
+
+def _pool(plan: OptimumPlan):
+    """A pool of ``plan.workers`` processes (None for one: deals are valued here)."""
+    if plan.workers <= 1:
+        return None
+    import multiprocessing as mp
+
+    return mp.get_context("spawn").Pool(plan.workers)
 
 
 def _prefix(rows: pl.DataFrame) -> int:
