@@ -277,9 +277,9 @@ def optimal_deals_needed(n: int, half_width: float | None, target: float, min_n:
     return min(max_n, batch * math.ceil(need / batch))
 
 
-def sampling_seconds(config: StudyConfig) -> float:
-    """Wall time of one sampling run (``sampling_n`` deals)."""
-    return config.scaled(config.sampling_n, 10) * SAMPLING_COST / config.workers / PARALLEL_EFFICIENCY
+def sampling_seconds(config: StudyConfig, per_deal: float = SAMPLING_COST) -> float:
+    """Wall time of one sampling run (``sampling_n`` deals at ``per_deal`` one-core seconds)."""
+    return config.scaled(config.sampling_n, 10) * per_deal / config.workers / PARALLEL_EFFICIENCY
 
 
 #: Seconds of one core a chunk of the study takes (about): small enough that a killed

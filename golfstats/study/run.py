@@ -253,15 +253,20 @@ def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list
     record_estimates = {r.variant: (r.n - r.base_n) * r.seconds_per_deal / rate for r in records}
     left, records_left = [], []
     rates = {}  # the clairvoyant win rate of each main run so far (the optimum's covariate)
+    held = {run.name: run_tallies(ledger, run) for run in runs}
+    sampled = [t for t in held.values() if t.run.policies[0] == SAMPLING_POLICY and t.deals_done]
+    # a sampling run not started: at the cost per deal its finished siblings measured
+    sampling_cost = (sum(t.seconds for t in sampled) / sum(t.deals_done for t in sampled)
+                     if sampled else SAMPLING_COST)
     say(f"plan: {sum(r.count for r in runs):,} deals in {len(runs)} runs; the ledger {ledger} holds:")
     for run in runs:
-        t = run_tallies(ledger, run)
+        t = held[run.name]
         if run.first:  # a record run
             whole = record_estimates.get(run.variant, 0.0)
         elif run.policies == STUDY_POLICIES:
             whole = estimates.get(run.variant, 0.0)
         else:
-            whole = sampling_seconds(config)
+            whole = sampling_seconds(config, t.seconds / t.deals_done if t.deals_done else sampling_cost)
         part_left = whole * (1 - t.deals_done / run.count)
         if run.policies == STUDY_POLICIES and t.deals_done:
             exact = t.tally.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
