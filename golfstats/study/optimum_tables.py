@@ -120,9 +120,14 @@ def ladder_chart(summary: pl.DataFrame, variants):
 
     from golfstats.report.charts import DPI, style
 
-    fig = Figure(figsize=(4.2 * len(variants), 3.6), dpi=DPI, layout="constrained")
-    axes = fig.subplots(1, len(variants), squeeze=False, sharey=True)[0]
-    for ax, variant in zip(axes, variants, strict=True):
+    cols = min(3, len(variants))
+    rows_of = -(-len(variants) // cols)  # a grid three panels wide
+    fig = Figure(figsize=(4.2 * cols, 3.0 * rows_of + 0.6), dpi=DPI, layout="constrained")
+    grid = fig.subplots(rows_of, cols, squeeze=False)
+    axes = [ax for row in grid for ax in row]
+    for ax in axes[len(variants):]:
+        ax.set_visible(False)
+    for ax, variant in zip(axes, variants, strict=False):
         rows = {r["policy"]: r for r in summary.filter(pl.col("variant") == variant).iter_rows(named=True)}
         rungs = [p for p in LADDER if p in rows and rows[p]["win_rate"] is not None]
         for y, policy in enumerate(rungs):

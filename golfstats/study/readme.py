@@ -288,10 +288,11 @@ def _optimal_markdown(config, result, full: pl.DataFrame) -> str:
     if not result.optimum:
         return "Not run in this sitting (the main runs come first).\n"
     variants = [r.variant for r in result.optimum]
-    return (f"Estimator: {ESTIMATOR} (target half-width ±{100 * config.optimal_target:.1f} points, "
+    return (f"Estimator: {ESTIMATOR} (target half-width ±{100 * config.optimal_target:.1f} points "
+            f"on the three plain king rules, ±{100 * config.optimal_other_target:.1f} on the others, "
             f"at least {config.scaled(config.optimal_min_n, 3)} deals, {config.optimal_orders} "
             "stock orders per deal's share):\n\n" + estimator_markdown(result.optimum)
-            + "\nThe ladder of players on each plain king rule (the honest players' figures from "
+            + "\nThe ladder of players on each rule set valued (the honest players' figures from "
             "their runs; `optimal` estimated as above):\n\n"
             + ladder_markdown(full, variants) + "\n![The ladder of players](charts/ladder.png)\n\n"
             + _playouts_markdown(full, config.optimal_orders))

@@ -280,7 +280,8 @@ def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list
 
     left += optimum_progress(config, ledger, rates, say)
     left += records_left
-    say(f"about {sum(left) / 60:.0f} min left in all on {config.workers} workers")
+    say(f"about {sum(left) * rate / 3600:.1f} one-core hours left in all: about "
+        f"{sum(left) / 60:.0f} min on {config.workers} workers")
     return left
 
 
