@@ -82,7 +82,7 @@ def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int
 def _fake_strokes(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
     """The goal-strokes stand-in: the same realised strokes as ``_fake_value``'s."""
     return {"deal_index": index, "expected_strokes": 0.0, "win_p": 0.0, "resolved": True,
-            "states": 1, "peak_bytes": 1, "seconds": 0.0,
+            "states": 1, "peak_bytes": 1, "max_bytes": max_bytes, "seconds": 0.0,
             "order_strokes": _fake_value(variant, seed, index, orders)["order_strokes"]}
 
 

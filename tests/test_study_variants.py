@@ -35,7 +35,8 @@ def _fake_strokes(variant, seed, index, orders, max_bytes=0) -> dict:
     """The perfect golfer's stand-in: one stroke fewer than goal win's on every order."""
     won = _fake_value(variant, seed, index, orders)["order_strokes"]
     return {"deal_index": index, "expected_strokes": 0.0, "win_p": 0.0, "resolved": True,
-            "states": 1, "peak_bytes": 1, "seconds": 0.0, "order_strokes": [s - 1 for s in won]}
+            "states": 1, "peak_bytes": 1, "max_bytes": max_bytes, "seconds": 0.0,
+            "order_strokes": [s - 1 for s in won]}
 
 
 def _house_study(out, monkeypatch, sampling: bool) -> str:

@@ -167,20 +167,26 @@ def _strokes_task(task) -> dict:
 def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, pool,
                      say: Callable[[str], None]) -> pl.DataFrame:
     """Play the perfect golfer out on the valued deals of ``rows`` that have no goal-strokes
-    file yet (or one unresolved under a smaller budget than the plan's); returns them all."""
-    have = read_strokes(folder)
+    file yet, on the workers; then, one at a time here, those unresolved under a smaller
+    budget than a deal alone has (goal strokes lists every reachable state: far more
+    than goal win values).  Returns every goal-strokes row held."""
     budget = plan.retry_bytes
-    done = set(have.filter(pl.col("resolved") | (pl.col("peak_bytes") >= budget))["deal_index"].to_list())
-    todo = [int(i) for i in rows["deal_index"].to_list() if int(i) not in done]
-    if not todo:
-        return have
-    say(f"  optimal {plan.variant}: the perfect golfer's par (goal strokes) on {len(todo)} valued "
-        f"deals, deal {todo[0]} first")
-    tasks = [(plan.variant, plan.seed, i, plan.orders, plan.max_bytes) for i in todo]
-    for k, row in enumerate(pool.imap(_strokes_task, tasks) if pool else map(_strokes_task, tasks), 1):
-        write_strokes(folder, row)
-        say(f"  optimal {plan.variant}: goal strokes, deal {row['deal_index']} done ({k} of {len(todo)}, "
-            f"{row['seconds']:.0f} s{'' if row['resolved'] else ', unresolved'})")
+    for alone in (False, True):
+        have = read_strokes(folder)
+        done = set(have.filter(pl.col("resolved") | (pl.col("max_bytes") >= (budget if alone else 0)))
+                   ["deal_index"].to_list())
+        todo = [int(i) for i in rows["deal_index"].to_list() if int(i) not in done]
+        if not todo:
+            continue
+        size = budget if alone else plan.max_bytes
+        say(f"  optimal {plan.variant}: the perfect golfer's par (goal strokes) on {len(todo)} valued "
+            f"deals{f', alone with {size / 1e9:.0f} GB' if alone else ''}, deal {todo[0]} first")
+        tasks = [(plan.variant, plan.seed, i, plan.orders, size) for i in todo]
+        played = map(_strokes_task, tasks) if alone or pool is None else pool.imap(_strokes_task, tasks)
+        for k, row in enumerate(played, 1):
+            write_strokes(folder, row)
+            say(f"  optimal {plan.variant}: goal strokes, deal {row['deal_index']} done ({k} of "
+                f"{len(todo)}, {row['seconds']:.0f} s{'' if row['resolved'] else ', unresolved'})")
     return read_strokes(folder)
 
 

@@ -18,7 +18,8 @@ from golfstats.study.ledger import SITTING, read_json, write_json
 STROKES_FORMAT = 1
 STROKES_SCHEMA = {"deal_index": pl.Int64, "expected_strokes": pl.Float64, "win_p": pl.Float64,
                   "resolved": pl.Boolean, "states": pl.Int64, "peak_bytes": pl.Int64,
-                  "seconds": pl.Float64, "order_strokes": pl.List(pl.Int64)}
+                  "max_bytes": pl.Int64, "seconds": pl.Float64,
+                  "order_strokes": pl.List(pl.Int64)}
 ROW_SCHEMA = {"deal_index": pl.Int64, "win_p": pl.Float64, "share": pl.Float64,
               "resolved": pl.Boolean, "states": pl.Int64, "peak_bytes": pl.Int64,
               "seconds": pl.Float64, "order_strokes": pl.List(pl.Int64)}
@@ -126,7 +127,7 @@ def strokes_deal(variant: str, seed: int, index: int, orders: int,
     return {"deal_index": index, "expected_strokes": value.expected_strokes if value.resolved else None,
             "win_p": value.win_p if value.resolved else None, "resolved": value.resolved,
             "states": value.stats.states, "peak_bytes": value.stats.peak_bytes,
-            "seconds": time.perf_counter() - started,
+            "max_bytes": int(max_bytes), "seconds": time.perf_counter() - started,
             "order_strokes": [int(x) for x in play.strokes] if value.resolved else []}
 
 

@@ -59,12 +59,19 @@ HONEST_COST_CAP = 0.002
 #: clairvoyant share of 100 orders), one core: the means over the study's first deals
 #: (strict 40, queens-on-kings 50, putt-putt 20; 2026-12-02, the other core busy).  A
 #: part with valued deals in the ledger is estimated from their own mean instead.
-OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 23.3, "putt-putt": 72.3}
+#: strict+jokers2: from its pilot deal 0 (2026-12-07; unresolved under 7 GB: 1.33 billion
+#: states to value, 9.1 GB): 34 s of first passes measured plus 0.1 us a state
+#: (docs/honest-play.md) and its share's 3 s; the other rule sets not piloted yet.
+OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 23.3, "putt-putt": 72.3,
+                "strict+jokers2": 170.0}
 #: The same for a rule set not measured (the pilot's figures go in OPTIMAL_COST).
 OPTIMAL_COST_DEFAULT = 60.0
 #: Seconds of a deal's goal-strokes table and its play-outs on the same orders, per second
-#: of the goal-win part (``OPTIMAL_COST``), until the ledger holds measured ones.
-STROKES_COST_RATIO = 1.0
+#: of the goal-win part (``OPTIMAL_COST``), until the ledger holds measured ones: at least
+#: this (strict deal 0, 2026-12-07, one core's CPU: goal win 9.9 s for 41.6 million
+#: states; goal strokes' listing of every reachable state alone 66 s before it passed 318
+#: million states, the most a 7 GB budget holds).
+STROKES_COST_RATIO = 7.0
 SAMPLING_COST = 0.55  # seconds per deal of sampling, one core (measured 0.35-0.82 by rule set)
 RUN_OVERHEAD = 10.0  # seconds per run: worker start-up, Parquet, summary
 PARALLEL_EFFICIENCY = 0.9
