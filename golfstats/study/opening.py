@@ -23,7 +23,8 @@ def _cell(row: dict | None, par: dict | None) -> str:
         return ""
     text = percent(row["win_rate"], 1)
     if par is not None:
-        text += f" · {par['par9']} / {par['par18']}"
+        star = "*" if row.get("strokes_goal") == "win" else ""  # goal win's play-outs (for now)
+        text += f" · {par['par9']} / {par['par18']}{star}"
     deals = row["n"]
     if row.get("playouts") and row.get("playout_deals") not in (None, deals):
         return f"{text} · {deals:,} (par: {row['playout_deals']:,})"
@@ -41,13 +42,22 @@ def opening_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
                      + " |")
     note = ("\nEach cell: win rate · par for 9 / 18 holes (the median round total) · the deals "
             "it rests on. `exact` sees the stock order (what can be won); the others do not. "
-            + OBJECTIVES + " An empty cell: not measured for that rule set (yet).\n")
+            + OBJECTIVES + " An empty cell: not measured for that rule set (yet).")
+    if "strokes_goal" in full.columns and (full["strokes_goal"] == "win").any():
+        note += (" \\* This par is still goal `win`'s play-outs (the most wins, strokes ignored "
+                 "once a deal is lost), not the perfect golfer's: the ledger holds no goal-strokes "
+                 "play-outs for that rule set yet.")
+    note += "\n"
     return "\n".join(lines) + "\n" + note
 
 
-def par_to_print_markdown(par_df: pl.DataFrame) -> str:
+def par_to_print_markdown(par_df: pl.DataFrame, full: pl.DataFrame | None = None) -> str:
     """The par a designer prints per rule set: the reference player's, with the perfect
-    golfer's beside it (no honest player's par is lower, beyond its noise)."""
+    golfer's beside it (no honest player's par is lower, beyond its noise; marked * where
+    it is still goal win's play-outs, from ``full``'s ``strokes_goal``)."""
+    still_win = set()
+    if full is not None and "strokes_goal" in full.columns:
+        still_win = set(full.filter(pl.col("strokes_goal") == "win")["variant"].to_list())
     lines = ["| rule set | par 9 holes | par 18 holes | perfect golfer's par 9 / 18 |",
              "|---|---:|---:|---:|"]
     for variant in par_df["variant"].unique(maintain_order=True):
@@ -56,6 +66,7 @@ def par_to_print_markdown(par_df: pl.DataFrame) -> str:
         if ref is None:
             continue
         floor = f"{best['par9']} / {best['par18']}" if best else ""
+        floor += "*" if best and variant in still_win else ""
         lines.append(f"| {variant} | {ref['par9']} | {ref['par18']} | {floor} |")
     return (f"**The par to print** is the reference player's (`{REFERENCE}`, a steady honest "
             "player run on every deal): a round of deals nobody chose has par = the median of its "

@@ -246,7 +246,7 @@ def opening_fields(full: pl.DataFrame, par_df: pl.DataFrame) -> dict:
     """The README's opening: the table of every rule set and player, and the par to print."""
     from golfstats.study.opening import opening_markdown, par_to_print_markdown
 
-    return {"opening": opening_markdown(full, par_df), "par_to_print": par_to_print_markdown(par_df)}
+    return {"opening": opening_markdown(full, par_df), "par_to_print": par_to_print_markdown(par_df, full)}
 
 
 def making_markdown(result) -> tuple[str, str]:
