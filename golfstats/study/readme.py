@@ -235,11 +235,19 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
         "optimal": _optimal_markdown(config, result, full),
         "par_by_player": _par_by_player_markdown(par_df),
-        "answers": _answers_markdown(full, par_df), "making": making, "parts": parts,
+        "answers": _in_short(_answers_markdown(full, par_df)), "making": making, "parts": parts,
         **opening_fields(full, par_df),
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
+
+
+def _in_short(answers: str) -> str:
+    """The answers in words for the three king rules, under their heading (none when the
+    study has none of them)."""
+    if not answers.strip():
+        return ""
+    return "In short, for the three king rules (draws any time, no jokers):\n\n" + answers
 
 
 def opening_fields(full: pl.DataFrame, par_df: pl.DataFrame) -> dict:
