@@ -59,10 +59,13 @@ HONEST_COST_CAP = 0.002
 #: clairvoyant share of 100 orders), one core: the means over the study's first deals
 #: (strict 40, queens-on-kings 50, putt-putt 20; 2026-12-02, the other core busy).  A
 #: part with valued deals in the ledger is estimated from their own mean instead.
-#: strict+jokers2: from its pilot deal 0 (2026-12-07; unresolved under 7 GB: 1.33 billion
-#: states to value, 9.1 GB): 34 s of first passes measured plus 0.1 us a state
-#: (docs/honest-play.md) and its share's 3 s; the other rule sets not piloted yet.
+#: The pilots of 2026-12-07 (deal 0, CPU seconds of goal win's value and play-outs plus
+#: the share): strict+empty-start 59.6 + 1.3 (411 million states, 2.9 GB),
+#: queens-on-kings+empty-start 72.4 + 1.3 (492 million, 3.5 GB); strict+jokers2 unresolved
+#: under 7 GB (1.33 billion states, 9.1 GB): 34 s of first passes measured plus 0.1 us a
+#: state (docs/honest-play.md) and its share's 3 s.  The other rule sets not piloted yet.
 OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 23.3, "putt-putt": 72.3,
+                "strict+empty-start": 61.0, "queens-on-kings+empty-start": 74.0,
                 "strict+jokers2": 170.0}
 #: The same for a rule set not measured (the pilot's figures go in OPTIMAL_COST).
 OPTIMAL_COST_DEFAULT = 60.0
