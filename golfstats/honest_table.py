@@ -12,8 +12,9 @@ for ``STROKES``) and returns a ``Solution``: the values, the per-move values, th
 * ``Keep.ALL``: every chance of winning (goal ``WIN``: every p; ``WIN_STROKES``, which
   always keeps all: every p and the policy's memo of (p, e), which grows as positions are
   asked): every order of the stock and, under ``WIN_STROKES``, the value of every position of the deal
-  (``Table.value_at``).  Goal ``STROKES`` keeps one order's blocks only: ``Keep.ALL`` is
-  refused for it.
+  (``Table.value_at``).  Goal ``STROKES`` keeps the blocks of given orders only (the
+  board's own, or ``orders``: every block one of them visits, so one table serves all
+  their play-outs): ``Keep.ALL`` is refused for it.
 
 A position with at most ``DIRECT_MAX_STOCK`` stock cards and ``Keep.VALUE`` is valued by
 the direct search (``kernels.honest.direct``: the doc's recursion memoised, no tables),
@@ -91,7 +92,8 @@ class Table:
     """The handle on a deal's table: the board in the kernels' terms and what the
     kernel kept (see the module docstring).  ``order``: the stock order the table was kept
     for (``Keep.ORDER``), else empty; ``sol``: goal win's chances (dr, rank index,
-    offsets, values, the heights' compact index); ``path``: goal strokes' kept blocks."""
+    offsets, values, the heights' compact index); ``path``: goal strokes' kept blocks;
+    ``orders``: the further orders (kinds) goal strokes kept the blocks of."""
 
     goal: Goal
     keep: Keep
@@ -102,6 +104,7 @@ class Table:
     sol: tuple[np.ndarray, ...]
     path: tuple[np.ndarray, ...]
     memo: _Memo | None
+    orders: tuple[np.ndarray, ...] = ()
 
     @cached_property
     def _codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -118,7 +121,8 @@ class Table:
         order = np.asarray(order, np.int64)
         if sorted(order.tolist()) != sorted(self.arrays.stock.tolist()):
             return False
-        return self.keep is Keep.ALL or np.array_equal(order, self.order)
+        return (self.keep is Keep.ALL or np.array_equal(order, self.order)
+                or any(np.array_equal(order, o) for o in self.orders))
 
     def play(self, order: np.ndarray) -> tuple[bool, int, list[int]]:
         """The optimal policy's hand on the stock ``order`` (kinds in draw order, a
@@ -255,9 +259,10 @@ def _direct(kt, arrays, top_id: int, m0, goal: Goal, max_states: int | None, mem
 
 def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
             max_states: int | None = None, max_bytes: int | None = None, top: Top | None = None,
-            progress=None) -> Solution:
+            progress=None, orders=()) -> Solution:
     """The honest value of ``board`` (a golf board of 7 columns) for ``goal``, keeping
-    ``keep``; see ``golfstats.odds.odds`` for the arguments."""
+    ``keep``; see ``golfstats.odds.odds`` for the arguments.  ``orders`` (stock orders as
+    kinds in draw order; goal strokes with ``Keep.ORDER``): the table serves these too."""
     from golfstats.kernels.honest.solve import KEEP_ALL, KEEP_LAYERS, KEEP_PATH, solve_strokes, solve_win
     from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 
@@ -310,11 +315,16 @@ def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
     budget = memory // STROKES_BYTES_PER_STATE
     if max_states is not None:
         budget = min(budget, max(int(max_states), 1))
+    kept = tuple(np.asarray(o, np.int64) for o in orders) if keep is Keep.ORDER else ()
+    rows = [order] * bool(order.size) + list(kept)
+    stock_orders = np.array(rows, np.int64) if rows else np.zeros((0, len(arrays.stock)), np.int64)
     resolved, root, moves, path, st = solve_strokes(
-        kt, arrays.exposed, arrays.heights, top_id, m0, budget, order, proto, 62 if wide else 15)
-    stats = Stats(int(st[0]), time.perf_counter() - started, int(st[3] + st[4]))
+        kt, arrays.exposed, arrays.heights, top_id, m0, budget, stock_orders, proto,
+        62 if wide else 15)
+    stats = Stats(int(st[0]), time.perf_counter() - started,
+                  int(st[3] + st[4] + path[3].nbytes + path[4].nbytes))
     table = None
     if resolved and keep is not Keep.VALUE:
-        table = Table(goal, keep, kt, arrays, top_id, order, (), path, None)
+        table = Table(goal, keep, kt, arrays, top_id, order, (), path, None, kept)
     return Solution(bool(resolved), float(root[0]), float(root[1]), moves[0], moves[1], stats,
                     table)

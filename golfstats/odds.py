@@ -69,7 +69,7 @@ class Odds:
 
 def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,
          max_states: int | None = None, max_bytes: int | None = None, top: Top | None = None,
-         keep: Keep = Keep.VALUE, progress=None) -> Odds:
+         keep: Keep = Keep.VALUE, progress=None, orders=()) -> Odds:
     """The honest value of ``board`` (a deal or a mid-game position) under ``rules``.
 
     ``top`` overrides the top the board's foundation card stands for (a mid-game top
@@ -78,13 +78,14 @@ def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,
     ``keep`` what the ``table`` keeps for later (``honest_table.Keep``: nothing, the
     board's own stock order, or every order and position).  ``progress(pass_name, done,
     total, info)`` is told how a long computation goes (goals win: pass by pass and layer
-    by layer; goal strokes: its one pass, "all").
+    by layer; goal strokes: its one pass, "all").  ``orders`` (goal strokes, ``Keep.ORDER``):
+    further stock orders (kinds in draw order) the table serves play-outs of.
     """
     goal = Goal(goal)
     if rules.game is not Game.GOLF or not rules.layout.has_stock:
         return _exact(board, rules, goal)
     solution = compute(board, rules, goal, keep=keep, max_states=max_states, max_bytes=max_bytes,
-                       top=top, progress=progress)
+                       top=top, progress=progress, orders=orders)
     moves: tuple[MoveOdds, ...] = ()
     if solution.resolved:
         moves = _move_odds(solution.moves_p, solution.moves_e, board, rules, top, goal)

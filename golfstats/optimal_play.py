@@ -71,10 +71,12 @@ def play_orders(board: Board, rules: Rules, orders: Sequence[Sequence[int]],
     """Play the optimal policy for ``goal`` on each of ``orders`` (each a permutation of
     ``board.stock``, cards in draw order) from ONE table of the deal.
 
-    The table keeps every order (``Keep.ALL``) unless the only order is the board's own
-    (``Keep.ORDER``, less memory).  Goal ``STROKES`` keeps one order's values only: it
-    takes the board's own order alone.  Unresolved: every order is played by
-    ``FALLBACK`` and ``odds.resolved`` is False."""
+    Goals win and win-strokes: the table keeps every order (``Keep.ALL``) unless the only
+    order is the board's own (``Keep.ORDER``, less memory).  Goal ``STROKES`` (the fewest
+    expected strokes) values the whole reachable space once and keeps the blocks of
+    values the given orders visit (``Keep.ORDER`` with ``orders``): one table serves every
+    order.  Unresolved: every order is played by ``FALLBACK`` and ``odds.resolved`` is
+    False."""
     from golfstats.kernels.constants import GREEDY
     from golfstats.kernels.players.playout import play_hand
     from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
@@ -85,11 +87,10 @@ def play_orders(board: Board, rules: Rules, orders: Sequence[Sequence[int]],
         raise ValueError(f"{rules.id} has no stock: its optimum is the exact solver's line")
     kinds = [_kinds(board, order) for order in orders]
     own = [list(order) == list(board.stock) for order in orders]
-    if goal is Goal.STROKES and not all(own):
-        raise ValueError("goal strokes keeps the values of one stock order (the board's own); "
-                         "play other orders under goal win or win-strokes")
-    keep = Keep.ORDER if all(own) else Keep.ALL
-    value = odds(board, rules, goal, max_states=max_states, max_bytes=max_bytes, keep=keep)
+    keep = Keep.ORDER if all(own) or goal is Goal.STROKES else Keep.ALL
+    further = tuple(k for k, mine in zip(kinds, own, strict=True) if not mine)
+    value = odds(board, rules, goal, max_states=max_states, max_bytes=max_bytes, keep=keep,
+                 orders=further if goal is Goal.STROKES else ())
     won, strokes, moves, seconds = [], [], [], []
     fallback = ""
     for order in kinds:

@@ -2,8 +2,9 @@
 
 Each order's play-out is the one a fresh table for that order plays (``play_optimal`` on
 the board with that stock), move for move, and the slow twin's (``reference.expectimax``)
-on these small positions; the kernel runs once for all K.  Goal strokes keeps one order
-only and says so; an unresolved table plays every order with the fallback, flagged.
+on these small positions; the kernel runs once for all K, under every goal (goal strokes
+keeps the blocks the K orders visit); an unresolved table plays every order with the
+fallback, flagged.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from golfstats.reference import expectimax
 from golfstats.rules import parse_variant
 
 
-@pytest.mark.parametrize("goal", ["win", "win-strokes"])
+@pytest.mark.parametrize("goal", ["win", "win-strokes", "strokes"])
 @pytest.mark.parametrize("variant", ["strict", "putt-putt", "queens-on-kings+when-stuck"])
 def test_each_order_is_a_fresh_tables_and_the_twins(variant, goal):
     rules = parse_variant(variant)
@@ -42,7 +43,7 @@ def test_each_order_is_a_fresh_tables_and_the_twins(variant, goal):
             assert (out.won, out.strokes) == (played.won[k], played.strokes[k])
         # every distinct order of kinds is equally likely: the wins average to p
         assert abs(played.won.mean() - played.odds.win_p) < 1e-9
-        if goal == "win-strokes":
+        if goal != "win":  # every distinct order equally likely: the strokes average to e
             assert abs(played.strokes.mean() - played.odds.expected_strokes) < 1e-9
         else:  # goal win keeps every p for the play-outs and never pays for the policy's e
             assert math.isnan(played.odds.expected_strokes)
@@ -58,14 +59,24 @@ def test_one_table_for_all_orders(table_builds):
     assert table_builds == [1] and len(played.won) == 8
 
 
-def test_strokes_keeps_one_order_and_unresolved_falls_back():
+def test_strokes_serves_its_orders_and_unresolved_falls_back(monkeypatch):
     rules = parse_variant("strict")
     board = mid_game_positions(rules, count=1, seed=9, max_stock=5, max_cards=10)[0]
     own = play_orders(board, rules, [board.stock], "strokes")
     (fresh,) = play_optimal(rules, board, "strokes")
     assert own.moves[0] == tuple(fresh.line.moves)
-    with pytest.raises(ValueError, match="one stock order"):
-        play_orders(board, rules, [board.stock[::-1]], "strokes")
+    rng = np.random.default_rng(3)
+    stocks = [tuple(rng.permutation(board.stock).tolist()) for _ in range(6)]
+    import golfstats.kernels.honest.solve as solve
+
+    builds, kernel = [], solve.solve_strokes
+    monkeypatch.setattr(solve, "solve_strokes", lambda *a: builds.append(1) or kernel(*a))
+    both = play_orders(board, rules, stocks, "strokes")
+    monkeypatch.undo()
+    assert builds == [1] and both.odds.resolved
+    for k, stock in enumerate(stocks):
+        (alone,) = play_optimal(rules, Board(board.tableau, stock, board.foundation), "strokes")
+        assert both.moves[k] == tuple(alone.line.moves) and both.strokes[k] == alone.line.strokes
     with pytest.raises(ValueError, match="stock cards"):
         play_orders(board, rules, [board.stock[1:]], "win")
     deal = pysol_board(parse_variant("queens-on-kings"), 3)

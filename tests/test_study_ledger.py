@@ -79,6 +79,13 @@ def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int
             "order_strokes": strokes}
 
 
+def _fake_strokes(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
+    """The goal-strokes stand-in: the same realised strokes as ``_fake_value``'s."""
+    return {"deal_index": index, "expected_strokes": 0.0, "win_p": 0.0, "resolved": True,
+            "states": 1, "peak_bytes": 1, "max_bytes": max_bytes, "seconds": 0.0,
+            "order_strokes": _fake_value(variant, seed, index, orders)["order_strokes"]}
+
+
 class _Stop(BaseException):
     """The stand-in for a sitting killed mid-way (like Ctrl-C, not an error)."""
 
@@ -97,9 +104,11 @@ def test_an_interrupted_study_continues_from_its_ledger(tmp_path, monkeypatch):
 
     monkeypatch.setattr(plan, "CHUNK_SECONDS", 1e-9)  # chunks of 18 deals: several a run
     monkeypatch.setattr(optimum, "value_deal", _fake_value)
+    monkeypatch.setattr(optimum, "strokes_deal", _fake_strokes)
     config = StudyConfig(scale=0.0005, variants=("strict", "putt-putt"), sampling_variants=("putt-putt",),
                          optimal_variants=("putt-putt",), optimal_min_n=24_000,
-                         optimal_max_n=60_000, workers=1)  # scaled: at least 12, at most 30
+                         optimal_max_n=60_000, optimal_target=0.025,
+                         workers=1)  # scaled: at least 12, at most 30
     whole = tmp_path / "whole"
     run_study(StudyConfig(**{**config.__dict__, "out": whole}))
 

@@ -29,8 +29,18 @@ Before that, each batch's unresolved deals are valued again one at a time in thi
 process with ``alone_bytes``, the budget of a deal that has the machine to itself (the
 workers' budget ``max_bytes`` assumes ``workers`` deals at once).
 
+The perfect golfer's par is the honest optimum of strokes (goal ``strokes``: the fewest
+expected strokes), so each valued deal is also played out under that goal on the same
+orders, from one goal-strokes table of the deal (``strokes_deal``): its realised strokes
+per order, its exact expected strokes and its own chance of winning.  The chance of
+winning stays goal ``win``'s (the largest chance of winning); the strokes, their
+distribution and par are goal ``strokes``'.
+
 Rows are kept in the study's ledger (``study.ledger``), one file a deal,
-``ledger/optimal-VARIANT-sSEED-kORDERS/deal-NNNNNN.json``, so a killed study continues
+``ledger/optimal-VARIANT-sSEED-kORDERS/deal-NNNNNN.json`` (goal win), and beside it
+``strokes-NNNNNN.json`` (goal strokes, ``STROKES_FORMAT``: an additive part, so the
+deals valued before it existed stay valid and a later sitting computes only the
+strokes files missing), so a killed study continues
 where it stopped, on any machine; the stopping rule is checked only after whole batches,
 so an interrupted study values the same deals as an uninterrupted one.  Each deal's computation has a
 memory budget (``max_bytes``, 8 GB by default: putt-putt deals need 4-11 GB); a later
@@ -40,23 +50,33 @@ sitting with a larger budget values the deals kept as unresolved again.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from golfstats.stats import MIN_N, MeanEstimate, plain_mean, regression_mean, regression_weights
-from golfstats.study.ledger import SITTING, read_json, write_json
+from golfstats.study.optimum_deals import (  # (re-exported: the study's one deal)
+    ROW_SCHEMA,
+    SITTING_COLUMNS,
+    STROKES_FORMAT,
+    STROKES_SCHEMA,
+    _folder,
+    honest_playouts,
+    read_rows,
+    read_strokes,
+    stock_orders,
+    strokes_deal,
+    value_deal,
+    write_strokes,
+)
+from golfstats.study.optimum_deals import (
+    write_row as _write_row,
+)
 
 ESTIMATOR = "regression on the clairvoyant share"
-ROW_SCHEMA = {"deal_index": pl.Int64, "win_p": pl.Float64, "share": pl.Float64,
-              "resolved": pl.Boolean, "states": pl.Int64, "peak_bytes": pl.Int64,
-              "seconds": pl.Float64, "order_strokes": pl.List(pl.Int64)}
-
-
 @dataclass(frozen=True)
 class OptimumPlan:
     variant: str
@@ -85,6 +105,9 @@ class OptimumResult:
     plain: MeanEstimate
     unresolved: int
     target: float
+    #: the goal-strokes play-outs of the valued deals (``STROKES_SCHEMA``; a deal without
+    #: one yet is missing): the perfect golfer's strokes and par rest on them
+    strokes: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=STROKES_SCHEMA))
 
     @property
     def met(self) -> bool:
@@ -104,94 +127,23 @@ def run_dir(ledger: Path, plan: OptimumPlan) -> Path:
     return _folder(ledger, plan.variant, plan.seed, plan.orders)
 
 
-def _folder(ledger: Path, variant: str, seed: int, orders: int) -> Path:
-    return ledger / f"optimal-{variant}-s{seed}-k{orders}"
-
-
-def _deal_path(folder: Path, index: int) -> Path:
-    return folder / f"deal-{index:06d}.json"
-
-
-def read_rows(folder: Path) -> pl.DataFrame:
-    """The valued deals in ``folder``, by deal index (unreadable files are ignored)."""
-    rows = []
-    for path in sorted(folder.glob("deal-*.json")):
-        data = read_json(path)
-        if data is not None and set(ROW_SCHEMA) <= set(data):
-            rows.append({**{k: data[k] for k in ROW_SCHEMA}, **_sitting(data)})
-    schema = {**ROW_SCHEMA, **SITTING_COLUMNS}
-    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
-
-
-#: Where a valued deal was computed (``study.ledger.SITTING``), beside its row.
-SITTING_COLUMNS = {"sitting": pl.String, "machine": pl.String}
-
-
-def _sitting(data: dict) -> dict:
-    sitting = data.get("sitting") or {}
-    return {"sitting": sitting.get("started", ""), "machine": sitting.get("machine", "")}
-
-
 def valued_count(ledger: Path, variant: str, seed: int, orders: int) -> int:
     """How many deals of ``variant`` the ledger holds valued (for the plan's progress)."""
     return len(list(_folder(ledger, variant, seed, orders).glob("deal-*.json")))
 
 
-def stock_orders(board, seed: int, index: int, orders: int) -> list[tuple]:
-    """The ``orders`` random orders of ``board``'s stock that deal ``index`` is valued on
-    (a generator seeded by (seed, deal, orders))."""
-    rng = np.random.default_rng([seed, index, orders])
-    out = []
-    for _ in range(orders):
-        stock = list(board.stock)
-        rng.shuffle(stock)
-        out.append(tuple(stock))
-    return out
-
-
-def value_deal(variant: str, seed: int, index: int, orders: int,
-               max_bytes: int = 8_000_000_000) -> dict:
-    """One deal's row: its exact chance of winning (p alone), its clairvoyant share and the
-    honest optimum's realised strokes on the same orders (none when unresolved)."""
-    from golfstats.board import Board
-    from golfstats.deals import board_from_cards, seeded_deals
-    from golfstats.goals import Goal
-    from golfstats.rules import parse_variant
-    from golfstats.solver import solve
-
-    rules = parse_variant(variant)
-    board = board_from_cards(rules, seeded_deals(rules, seed, index, 1).cards[0])
-    started = time.perf_counter()
-    stocks = stock_orders(board, seed, index, orders)
-    won = sum(solve(Board(board.tableau, stock, board.foundation), rules, Goal.WIN).won for stock in stocks)
-    value, strokes = honest_playouts(board, rules, stocks, max_bytes)
-    return {"deal_index": index, "win_p": value.win_p, "share": won / orders,
-            "resolved": value.resolved, "states": value.stats.states,
-            "peak_bytes": value.stats.peak_bytes,
-            "seconds": time.perf_counter() - started, "order_strokes": strokes}
-
-
-def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
-    """The honest optimum's value of ``board`` (goal win, p alone) and its realised strokes
-    on each stock order of ``stocks``, played from the one table (``[]`` when the table
-    did not fit ``max_bytes``)."""
-    from golfstats.goals import Goal
-    from golfstats.optimal_play import play_orders
-
-    play = play_orders(board, rules, stocks, Goal.WIN, max_bytes=max_bytes)
-    return play.odds, [int(s) for s in play.strokes] if play.odds.resolved else []
+def held(ledger: Path, variant: str, seed: int, orders: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The valued deals (goal win) and goal-strokes play-outs the ledger holds."""
+    folder = _folder(ledger, variant, seed, orders)
+    return read_rows(folder), read_strokes(folder)
 
 
 def playout_strokes(rows: pl.DataFrame) -> np.ndarray:
-    """Every realised stroke count of the honest optimum in ``rows`` (deals x orders)."""
+    """Every realised stroke count in ``rows`` (deals x orders; goal strokes' rows for the
+    perfect golfer's par)."""
     kept = rows["order_strokes"].drop_nulls()
     return np.concatenate([np.asarray(s, dtype=np.int64) for s in kept.to_list()] or
                           [np.zeros(0, dtype=np.int64)])
-
-
-def _write_row(folder: Path, row: dict) -> None:
-    row = {k: v for k, v in row.items() if k not in SITTING_COLUMNS}
-    write_json(_deal_path(folder, row["deal_index"]), {**row, "sitting": SITTING})
 
 
 def _retry_unresolved(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, say: Callable[[str], None]
@@ -212,6 +164,36 @@ def _retry_unresolved(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, say: 
 
 def _value_task(task) -> dict:
     return value_deal(*task)
+
+
+def _strokes_task(task) -> dict:
+    return strokes_deal(*task)
+
+
+def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, pool,
+                     say: Callable[[str], None]) -> pl.DataFrame:
+    """Play the perfect golfer out on the valued deals of ``rows`` that have no goal-strokes
+    file yet, on the workers; then, one at a time here, those unresolved under a smaller
+    budget than a deal alone has (goal strokes lists every reachable state: far more
+    than goal win values).  Returns every goal-strokes row held."""
+    budget = plan.retry_bytes
+    for alone in (False, True):
+        have = read_strokes(folder)
+        done = set(have.filter(pl.col("resolved") | (pl.col("max_bytes") >= (budget if alone else 0)))
+                   ["deal_index"].to_list())
+        todo = [int(i) for i in rows["deal_index"].to_list() if int(i) not in done]
+        if not todo:
+            continue
+        size = budget if alone else plan.max_bytes
+        say(f"  optimal {plan.variant}: the perfect golfer's par (goal strokes) on {len(todo)} valued "
+            f"deals{f', alone with {size / 1e9:.0f} GB' if alone else ''}, deal {todo[0]} first")
+        tasks = [(plan.variant, plan.seed, i, plan.orders, size) for i in todo]
+        played = map(_strokes_task, tasks) if alone or pool is None else pool.imap(_strokes_task, tasks)
+        for k, row in enumerate(played, 1):
+            write_strokes(folder, row)
+            say(f"  optimal {plan.variant}: goal strokes, deal {row['deal_index']} done ({k} of "
+                f"{len(todo)}, {row['seconds']:.0f} s{'' if row['resolved'] else ', unresolved'})")
+    return read_strokes(folder)
 
 
 def estimate(rows: pl.DataFrame, exact_rate: float) -> tuple[MeanEstimate, MeanEstimate, int]:
@@ -269,21 +251,39 @@ def run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None] = la
                 return None  # too few deals valued for an estimate
             if regression is not None and (not plan.value_more or whole and n >= plan.min_n and (
                     regression.half_width <= plan.target or n >= plan.max_n)):
-                return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target)
-            if pool is None and plan.workers > 1:
-                import multiprocessing as mp
-
-                pool = mp.get_context("spawn").Pool(plan.workers)
+                if plan.value_more:
+                    pool = pool or _pool(plan)
+                    strokes = _strokes_missing(folder, plan, rows, pool, say)
+                else:
+                    strokes = read_strokes(folder)
+                strokes = strokes.filter(pl.col("deal_index") < n)
+                return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target,
+                                     strokes)
+            pool = pool or _pool(plan)
             stop = min((n // plan.batch + 1) * plan.batch, plan.max_n)
             tasks = [(plan.variant, plan.seed, i, plan.orders, plan.max_bytes) for i in range(n, stop)]
+            say(f"  optimal {plan.variant}: valuing deals {n}..{stop - 1} (goal win and the "
+                f"clairvoyant share)")
             for row in (pool.imap(_value_task, tasks) if pool else map(_value_task, tasks)):
                 _write_row(folder, row)
+                say(f"  optimal {plan.variant}: deal {row['deal_index']} valued, win_p "
+                    f"{row['win_p']:.3f}, share {row['share']:.2f}, {row['seconds']:.0f} s"
+                    f"{'' if row['resolved'] else ' (unresolved)'}")
             rows = _retry_unresolved(folder, plan, read_rows(folder), say)
             valued = True
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
+
+
+def _pool(plan: OptimumPlan):
+    """A pool of ``plan.workers`` processes (None for one: deals are valued here)."""
+    if plan.workers <= 1:
+        return None
+    import multiprocessing as mp
+
+    return mp.get_context("spawn").Pool(plan.workers)
 
 
 def _prefix(rows: pl.DataFrame) -> int:
@@ -293,3 +293,9 @@ def _prefix(rows: pl.DataFrame) -> int:
     while n in have:
         n += 1
     return n
+
+
+__all__ = ["ESTIMATOR", "ROW_SCHEMA", "SITTING_COLUMNS", "STROKES_FORMAT", "STROKES_SCHEMA",
+           "OptimumPlan", "OptimumResult", "alone_bytes", "estimate", "held", "honest_playouts",
+           "playout_strokes", "read_rows", "read_strokes", "run_dir", "run_optimum",
+           "stock_orders", "strokes_deal", "value_deal"]

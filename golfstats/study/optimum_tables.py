@@ -17,22 +17,28 @@ BETWEEN = ("greedy", "lookahead", "sampling", OPTIMAL)
 #: Columns the study's summary adds for the estimated rows of ``optimal``.
 EXTRA = {"estimator": pl.String, "plain_win_p": pl.Float64, "plain_ci_low": pl.Float64,
          "plain_ci_high": pl.Float64, "unresolved": pl.Int64, "playout_deals": pl.Int64,
-         "playouts": pl.Int64, "playout_win_rate": pl.Float64}
+         "playouts": pl.Int64, "playout_win_rate": pl.Float64, "strokes_goal": pl.String}
 
 
 def summary_rows(results) -> pl.DataFrame:
-    """A summary row per rule set for ``optimal`` (goal win): n deals valued, the
-    estimated mean chance of winning as ``win_rate`` and ``mean_win_p`` with its interval,
-    the estimator, and the plain mean beside it; the strokes columns (mean, median, spread,
-    histogram) from its play-outs on the valued deals' stock orders, with how many deals
-    and play-outs they rest on and the share of play-outs won (an unbiased estimate of the
-    same mean chance from the same deals: a consistency check, not an independent one)."""
+    """A summary row per rule set for ``optimal``: n deals valued, the estimated mean
+    chance of winning (goal win) as ``win_rate`` and ``mean_win_p`` with its interval, the
+    estimator, and the plain mean beside it; the strokes columns (mean, median, spread,
+    histogram) from the perfect golfer's play-outs (goal strokes, ``strokes_goal``) on
+    the valued deals' stock orders, with how many deals and play-outs they rest on (goal
+    win's play-outs where no goal-strokes one is held yet); and the share of goal win's
+    play-outs won (an estimate of the same mean chance from the same deals: a consistency
+    check, not an independent one)."""
     from golfstats.study.optimum import playout_strokes
 
     rows = []
     for r in results:
         est, plain = r.regression, r.plain
-        strokes = playout_strokes(r.rows)
+        won = playout_strokes(r.rows)
+        by_strokes = r.strokes.filter(pl.col("resolved"))
+        goal = "strokes" if by_strokes.height else "win"
+        source = by_strokes if by_strokes.height else r.rows
+        strokes = playout_strokes(source)
         rows.append({"variant": r.variant, "policy": OPTIMAL, "n": est.n, "truncated": 0,
                      "win_rate": est.mean, "ci_low": est.low, "ci_high": est.high,
                      "n_win_p": est.n, "mean_win_p": est.mean, "win_p_ci_low": est.low,
@@ -40,9 +46,9 @@ def summary_rows(results) -> pl.DataFrame:
                      "plain_win_p": plain.mean, "plain_ci_low": plain.low,
                      "plain_ci_high": plain.high, "unresolved": r.unresolved,
                      **_stroke_figures(strokes),
-                     "playout_deals": int(r.rows["order_strokes"].list.len().gt(0).sum()),
-                     "playouts": strokes.size,
-                     "playout_win_rate": float((strokes <= 0).mean()) if strokes.size else None})
+                     "playout_deals": int(source["order_strokes"].list.len().gt(0).sum()),
+                     "playouts": strokes.size, "strokes_goal": goal if strokes.size else None,
+                     "playout_win_rate": float((won <= 0).mean()) if won.size else None})
     return pl.DataFrame(rows, schema={**SUMMARY_SCHEMA, **EXTRA})
 
 
@@ -139,9 +145,14 @@ def ladder_chart(summary: pl.DataFrame, variants):
 
     from golfstats.report.charts import DPI, style
 
-    fig = Figure(figsize=(4.2 * len(variants), 3.6), dpi=DPI, layout="constrained")
-    axes = fig.subplots(1, len(variants), squeeze=False, sharey=True)[0]
-    for ax, variant in zip(axes, variants, strict=True):
+    cols = min(3, len(variants))
+    rows_of = -(-len(variants) // cols)  # a grid three panels wide
+    fig = Figure(figsize=(4.2 * cols, 3.0 * rows_of + 0.6), dpi=DPI, layout="constrained")
+    grid = fig.subplots(rows_of, cols, squeeze=False)
+    axes = [ax for row in grid for ax in row]
+    for ax in axes[len(variants):]:
+        ax.set_visible(False)
+    for ax, variant in zip(axes, variants, strict=False):
         rows = {r["policy"]: r for r in summary.filter(pl.col("variant") == variant).iter_rows(named=True)}
         rungs = [p for p in LADDER if p in rows and rows[p]["win_rate"] is not None]
         for y, policy in enumerate(rungs):

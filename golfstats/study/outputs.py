@@ -51,7 +51,7 @@ def write_outputs(config, result, started: float) -> list[Path]:
     """Write everything the study keeps under ``config.out`` from its ledger; returns the paths."""
     from golfstats.report import build_report, doc, html
     from golfstats.report.compare import comparison_table
-    from golfstats.report.par import par_from_hist, par_table
+    from golfstats.report.par import par_table
     from golfstats.report.tables import write_table
     from golfstats.study.ledger import LEDGER
 
@@ -72,8 +72,7 @@ def write_outputs(config, result, started: float) -> list[Path]:
     with_strokes = pl.concat([summary.select("variant", "policy", "stroke_hist"),
                               full.filter(pl.col("estimator").is_not_null())
                               .select("variant", "policy", "stroke_hist")])
-    pars = [par_from_hist(r["variant"], r["policy"], r["stroke_hist"])
-            for r in with_strokes.iter_rows(named=True) if r["stroke_hist"]]
+    pars = study_pars(with_strokes)
     par_df = par_table(pars)
     cmp_df = comparison_table(comparisons_of(result.tallies))
 
@@ -112,6 +111,15 @@ def write_outputs(config, result, started: float) -> list[Path]:
                                           par_df))
     return [out / "summary.parquet", out / "study.json", out / "README.md", *files.all(), *ladder_files,
             *(tables_dir / f"{s}.{e}" for s in ("par", "compare") for e in ("md", "csv"))]
+
+
+def study_pars(with_strokes: pl.DataFrame) -> list:
+    """The par of every (variant, policy) row with a stroke histogram: the study's one call
+    of the par definition (``report.par``), for every table and the README."""
+    from golfstats.report.par import par_from_hist
+
+    return [par_from_hist(r["variant"], r["policy"], r["stroke_hist"])
+            for r in with_strokes.iter_rows(named=True) if r["stroke_hist"]]
 
 
 def _md_table_html(md: str) -> str:

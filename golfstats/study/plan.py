@@ -17,8 +17,10 @@
    ``OUT/runs/plan.json`` and reused by a later sitting with the same settings, so a
    study resumed on a slower day runs the same deals (its run directories are named by n).
 3. Runs: one ``golfstats simulate`` run per variant into ``OUT/runs/`` (git-ignored),
-   plus ``sampling`` (32 samples) on ``sampling_n`` deals of the three plain king rules
-   (same seed, so the same first deals).  A run already complete is reused, an
+   plus ``sampling`` (32 samples) on ``sampling_n`` deals of every rule set with a stock
+   (same seed, so the same first deals), and perfect play without peeking
+   (``study.optimum``) on the same rule sets, to +/- ``optimal_half_width`` on the three
+   plain king rules and +/- ``optimal_other_half_width`` on the others.  A run already complete is reused, an
    unfinished one resumed: an interrupted study is restarted by the same command.
 4. Outputs kept in ``OUT``: ``summary.parquet``, ``tables/`` (Markdown, CSV),
    ``charts/`` (PNG, SVG), ``report.html``, ``study.json`` and ``README.md``.
@@ -55,8 +57,24 @@ RECORD_VARIANTS = ("queens-on-kings",)
 HONEST_COST_CAP = 0.002
 #: Seconds per deal of perfect play without peeking from the start (p alone and the
 #: clairvoyant share of 100 orders), one core: the means over the study's first deals
-#: (strict 40, queens-on-kings 50, putt-putt 20; 2026-12-02, the other core busy).
-OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 23.3, "putt-putt": 72.3}
+#: (strict 40, queens-on-kings 50, putt-putt 20; 2026-12-02, the other core busy).  A
+#: part with valued deals in the ledger is estimated from their own mean instead.
+#: The pilots of 2026-12-07 (deal 0, CPU seconds of goal win's value and play-outs plus
+#: the share): strict+empty-start 59.6 + 1.3 (411 million states, 2.9 GB),
+#: queens-on-kings+empty-start 72.4 + 1.3 (492 million, 3.5 GB); strict+jokers2 unresolved
+#: under 7 GB (1.33 billion states, 9.1 GB): 34 s of first passes measured plus 0.1 us a
+#: state (docs/honest-play.md) and its share's 3 s.  The other rule sets not piloted yet.
+OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 23.3, "putt-putt": 72.3,
+                "strict+empty-start": 61.0, "queens-on-kings+empty-start": 74.0,
+                "strict+jokers2": 170.0}
+#: The same for a rule set not measured (the pilot's figures go in OPTIMAL_COST).
+OPTIMAL_COST_DEFAULT = 60.0
+#: Seconds of a deal's goal-strokes table and its play-outs on the same orders, per second
+#: of the goal-win part (``OPTIMAL_COST``), until the ledger holds measured ones: at least
+#: this (strict deal 0, 2026-12-07, one core's CPU: goal win 9.9 s for 41.6 million
+#: states; goal strokes' listing of every reachable state alone 66 s before it passed 318
+#: million states, the most a 7 GB budget holds).
+STROKES_COST_RATIO = 7.0
 SAMPLING_COST = 0.55  # seconds per deal of sampling, one core (measured 0.35-0.82 by rule set)
 RUN_OVERHEAD = 10.0  # seconds per run: worker start-up, Parquet, summary
 PARALLEL_EFFICIENCY = 0.9
@@ -86,12 +104,14 @@ class StudyConfig:
     play: bool = True
     #: Perfect play without peeking (``study.optimum``): the rule sets, the random stock
     #: orders of each deal's clairvoyant share, the deals valued at least and at most, and
-    #: the target half-width of the mean chance of winning.
+    #: the target half-width of the mean chance of winning (``optimal_target``: on the
+    #: three plain king rules, ``optimal_other_target`` on the others).
     optimal_variants: tuple[str, ...] = SAMPLING_VARIANTS
     optimal_orders: int = 100
     optimal_min_n: int = 60  # the bootstrap-t interval is calibrated from 60 (benchmarks/README.md)
-    optimal_max_n: int = 300
-    optimal_target: float = 0.025
+    optimal_max_n: int = 1000
+    optimal_target: float = 0.010
+    optimal_other_target: float = 0.025
     optimal_max_bytes: int = 8_000_000_000  # per deal (per worker): putt-putt deals need 4-11 GB
     #: Record runs: the clairvoyant player alone on more deals of these rule sets, for a
     #: +/- ``record_half_width`` interval on their clairvoyant win rate (``RecordPlan``).
@@ -105,6 +125,10 @@ class StudyConfig:
         """The half-width the exact win rate of ``variant`` is planned for."""
         return self.half_width if variant in PRECISE_VARIANTS else self.other_half_width
 
+    def optimal_target_for(self, variant: str) -> float:
+        """The half-width the optimum's mean chance of winning on ``variant`` is valued to."""
+        return self.optimal_target if variant in PRECISE_VARIANTS else self.optimal_other_target
+
     def plan_key(self) -> dict:
         """The settings that fix the plan's sizes (a kept plan is reused when they match;
         ``ADDITIVE`` ones only add runs to it)."""
@@ -114,12 +138,27 @@ class StudyConfig:
                 "hours_budget": self.hours_budget, "honest_hours": self.honest_hours,
                 "sampling_n": self.sampling_n, "sampling_variants": list(self.sampling_variants),
                 "record_variants": list(self.record_variants),
-                "record_half_width": self.record_half_width}
+                "record_half_width": self.record_half_width,
+                "optimal_variants": list(self.optimal_variants),
+                "optimal_target": self.optimal_target,
+                "optimal_other_target": self.optimal_other_target}
 
 
-#: Settings of the plan key that only add runs to a kept plan (its main runs unchanged):
+#: Settings of the plan key that only add work to a kept plan (its main runs unchanged):
 #: a later edition of the study may change them, and its plan is extended, not refused.
-ADDITIVE = ("sampling_n", "sampling_variants", "record_variants", "record_half_width")
+#: (The optimum's deals are valued in order until its target is met, so a tighter target
+#: or more rule sets only value more deals; the deals valued stay valid.)
+ADDITIVE = ("sampling_n", "sampling_variants", "record_variants", "record_half_width",
+            "optimal_variants", "optimal_target", "optimal_other_target")
+
+
+def hidden_stock(variant: str) -> bool:
+    """Whether ``variant`` hides a stock: perfect play without peeking (``optimal``) and
+    ``sampling`` differ from the clairvoyant solver only there (black-hole and all-in-a-row
+    deal every card face up: their optimum is the exact solver's line)."""
+    from golfstats.rules import parse_variant
+
+    return parse_variant(variant).layout.has_stock
 
 
 @dataclass
@@ -222,15 +261,35 @@ def _time_cap(costs: list[float], available: float) -> float | None:
     return None
 
 
+def optimal_cost(variant: str) -> float:
+    """One core's seconds per deal of the optimum's goal-win part on ``variant`` (planned)."""
+    return OPTIMAL_COST.get(variant, OPTIMAL_COST_DEFAULT)
+
+
 def optimal_seconds(variant: str, config: StudyConfig) -> float:
-    """Wall time of the optimum part of ``variant`` at its minimum number of deals."""
+    """Wall time of the optimum part of ``variant`` at its minimum number of deals (both
+    goals: win for the chance, strokes for par)."""
     deals = config.scaled(config.optimal_min_n, 3)
-    return deals * OPTIMAL_COST.get(variant, 60.0) / config.workers / PARALLEL_EFFICIENCY
+    per_deal = optimal_cost(variant) * (1 + STROKES_COST_RATIO)
+    return deals * per_deal / config.workers / PARALLEL_EFFICIENCY
 
 
-def sampling_seconds(config: StudyConfig) -> float:
-    """Wall time of one sampling run (``sampling_n`` deals)."""
-    return config.scaled(config.sampling_n, 10) * SAMPLING_COST / config.workers / PARALLEL_EFFICIENCY
+def optimal_deals_needed(n: int, half_width: float | None, target: float, min_n: int,
+                         max_n: int, batch: int = 10) -> int:
+    """The deals the optimum will likely value in all: at least ``min_n``; with ``n``
+    valued at ``half_width``, the n at which the half-width (shrinking as 1/sqrt(n)) meets
+    ``target``, in whole batches, at most ``max_n``."""
+    need = min_n
+    if half_width is not None and n >= 3 and half_width > target:
+        need = max(need, math.ceil(n * (half_width / target) ** 2))
+    elif half_width is not None and n >= min_n:
+        need = n
+    return min(max_n, batch * math.ceil(need / batch))
+
+
+def sampling_seconds(config: StudyConfig, per_deal: float = SAMPLING_COST) -> float:
+    """Wall time of one sampling run (``sampling_n`` deals at ``per_deal`` one-core seconds)."""
+    return config.scaled(config.sampling_n, 10) * per_deal / config.workers / PARALLEL_EFFICIENCY
 
 
 #: Seconds of one core a chunk of the study takes (about): small enough that a killed

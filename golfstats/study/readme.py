@@ -20,8 +20,9 @@ from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLI
 @dataclass(frozen=True)
 class Published:
     """A published winnability figure: ``value`` over ``deals`` deals (None when the source
-    does not say), or a figure rounded to ``rounding`` (its uncertainty then taken as
-    uniform over +/- rounding)."""
+    does not say), with the source's own 95% half-width ``half_width`` where it states one
+    (else Wilson over its deals), or a figure rounded to ``rounding`` (its uncertainty then
+    taken as uniform over +/- rounding)."""
 
     variant: str
     value: float
@@ -29,14 +30,20 @@ class Published:
     what: str
     source: str
     rounding: float = 0.0
+    half_width: float = 0.0
 
     def interval(self) -> tuple[float, float]:
+        if self.half_width:
+            return self.value - self.half_width, self.value + self.half_width
         if self.deals:
             return wilson(round(self.value * self.deals), self.deals)
         return self.value - self.rounding, self.value + self.rounding
 
     def variance(self) -> float:
-        """Of the published figure: binomial over its deals, or uniform rounding error."""
+        """Of the published figure: from its stated interval, binomial over its deals, or
+        uniform rounding error."""
+        if self.half_width:
+            return (self.half_width / Z95) ** 2
         if self.deals:
             return self.value * (1 - self.value) / self.deals
         return self.rounding ** 2 / 3
@@ -44,10 +51,17 @@ class Published:
 
 _WIKI_GOLF = ("Wikipedia, \"Golf (patience)\" (a whole percent; the sample size is not given "
               "there)")
+_SOLVITAIRE = ("Charlie Blake and Ian P. Gent, \"The Winnability of Klondike Solitaire and Many Other "
+               "Patience Games\" (Solvitaire), JAIR 2026, Tables 1 and 8; arXiv 1906.12314v6")
 #: Published winnability figures we can cite (all clairvoyant: the solver knows the stock).
 PUBLISHED = (
     Published("strict", 0.26, None, "about 26% of deals possible to win", _WIKI_GOLF, 0.005),
-    Published("queens-on-kings", 0.45, None, "45% if Queens may be played on Kings", _WIKI_GOLF, 0.005),
+    Published("queens-on-kings", 0.45109, 10_000_000,
+              "Golf-B: 4,510,859 of 10^7 deals winnable, 45.109% +/- 0.032% (Solvitaire)",
+              _SOLVITAIRE, half_width=0.00032),
+    Published("queens-on-kings", 0.45077, 100_000,
+              "Golf-B: 45,077 of 100,000 deals winnable (Jan Wolter's raw data)",
+              "Blake and Gent, ibid., Table 9"),
     Published("putt-putt", 0.93, None, "93% if turning the corner is allowed", _WIKI_GOLF, 0.005),
     Published("black-hole", 0.869413, 1_000_000,
               "869,413 of the first million PySolFC deals solvable (Shlomi Fish's black-hole-solver)",
@@ -59,6 +73,8 @@ PUBLISHED = (
               "67.1% of the first million PySol deals (Shlomi Fish's solver)",
               "as reported by Jan Wolter, ibid.", 0.0005),
 )
+#: Rule sets whose published figures are all looser than our +/-0.10% (said in the README).
+NO_TIGHTER = ("strict", "putt-putt")
 
 
 def par_markdown(par_df: pl.DataFrame) -> str:
@@ -144,19 +160,28 @@ def _published_markdown(summary: pl.DataFrame) -> str:
     for pub in PUBLISHED:
         row = summary.filter((pl.col("variant") == pub.variant) & (pl.col("policy") == CLAIRVOYANT))
         low, high = pub.interval()
-        theirs = f"{percent(low, 2)}-{percent(high, 2)}" + ("" if pub.deals else " (rounding)")
+        digits = 3 if pub.half_width or (pub.deals or 0) >= 10 ** 5 else 2
+        theirs = (f"{percent(low, digits)}-{percent(high, digits)}"
+                  + ("" if pub.deals else " (rounding)"))
         if row.is_empty():
             lines.append(f"| {pub.variant} | {pub.what} | {theirs} | not run | | | {pub.source} |")
             continue
         r = row.row(0, named=True)
-        ours = (f"{percent(r['win_rate'], 2)} ({percent(r['ci_low'], 2)}-{percent(r['ci_high'], 2)}), "
-                f"{r['n']:,}")
+        ours = (f"{percent(r['win_rate'], digits)} ({percent(r['ci_low'], digits)}-"
+                f"{percent(r['ci_high'], digits)}), {r['n']:,}")
         # both sampling errors: ours from the Wilson half-width, theirs from its deals or rounding
         var = ((r["ci_high"] - r["ci_low"]) / (2 * Z95)) ** 2 + pub.variance()
         z = (r["win_rate"] - pub.value) / var ** 0.5 if var > 0 else 0.0
         verdict = "consistent" if abs(z) < Z95 else "differs"
         lines.append(f"| {pub.variant} | {pub.what} | {theirs} | {ours} | {z:+.1f} | {verdict} | "
                      f"{pub.source} |")
+    loose = [v for v in NO_TIGHTER if not summary.filter(pl.col("variant") == v).is_empty()]
+    if loose:
+        lines.append("")
+        lines.append(f"For {' and '.join(loose)} no published figure we know of is tighter than our "
+                     "+/-0.10%: Wikipedia's article gives a whole percent (above), and neither Jan "
+                     "Wolter's \"Experimental Analysis of Golf Solitaire\" (politaire.com, 2013) "
+                     "nor Blake and Gent's paper, which gives Golf-B's, gives a tighter one.")
     return "\n".join(lines) + "\n"
 
 
@@ -215,10 +240,26 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
         "optimal": _optimal_markdown(config, result, full),
         "par_by_player": _par_by_player_markdown(par_df),
-        "answers": _answers_markdown(full, par_df), "making": making, "parts": parts,
+        "answers": _in_short(_answers_markdown(full, par_df)), "making": making, "parts": parts,
+        **opening_fields(full, par_df),
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
+
+
+def _in_short(answers: str) -> str:
+    """The answers in words for the three king rules, under their heading (none when the
+    study has none of them)."""
+    if not answers.strip():
+        return ""
+    return "In short, for the three king rules (draws any time, no jokers):\n\n" + answers
+
+
+def opening_fields(full: pl.DataFrame, par_df: pl.DataFrame) -> dict:
+    """The README's opening: the table of every rule set and player, and the par to print."""
+    from golfstats.study.opening import opening_markdown, par_to_print_markdown
+
+    return {"opening": opening_markdown(full, par_df), "par_to_print": par_to_print_markdown(par_df, full)}
 
 
 def making_markdown(result) -> tuple[str, str]:
@@ -260,10 +301,11 @@ def _optimal_markdown(config, result, full: pl.DataFrame) -> str:
     if not result.optimum:
         return "Not run in this sitting (the main runs come first).\n"
     variants = [r.variant for r in result.optimum]
-    return (f"Estimator: {ESTIMATOR} (target half-width ±{100 * config.optimal_target:.1f} points, "
+    return (f"Estimator: {ESTIMATOR} (target half-width ±{100 * config.optimal_target:.1f} points "
+            f"on the three plain king rules, ±{100 * config.optimal_other_target:.1f} on the others, "
             f"at least {config.scaled(config.optimal_min_n, 3)} deals, {config.optimal_orders} "
             "stock orders per deal's share):\n\n" + estimator_markdown(result.optimum)
-            + "\nThe ladder of players on each plain king rule (the honest players' figures from "
+            + "\nThe ladder of players on each rule set valued (the honest players' figures from "
             "their runs; `optimal` estimated as above; how far each lies from greedy towards "
             "`optimal` with its delta-method 95% interval, each rate's error from its own interval, "
             "the rates taken as independent but for greedy's, which is in both differences):\n\n"
@@ -278,14 +320,16 @@ def _playouts_markdown(full: pl.DataFrame, orders: int) -> str:
         if not r["playouts"]:
             lines.append(f"- {r['variant']}: no play-outs (no deal resolved), so no strokes or par.")
             continue
+        goal = ("goal strokes" if r.get("strokes_goal") == "strokes" else
+                "goal win, since no deal has its goal-strokes play-outs yet")
         lines.append(
-            f"- {r['variant']}: `optimal`'s strokes and par rest on {r['playout_deals']} valued "
-            f"deals, each played out on its {orders} stock orders (the orders of the clairvoyant "
-            f"share; {r['playouts']:,} play-outs, but the orders of one deal are not "
+            f"- {r['variant']}: `optimal`'s strokes and par ({goal}) rest on {r['playout_deals']} "
+            f"valued deals, each played out on its {orders} stock orders (the orders of the "
+            f"clairvoyant share; {r['playouts']:,} play-outs, but the orders of one deal are not "
             f"independent, so the deals are the sample size); mean {r['mean_strokes']:.2f} "
-            f"strokes a hole, median {r['median_strokes']:g}; it won "
-            f"{percent(r['playout_win_rate'], 1)} of its play-outs (from the same deals as the "
-            f"estimate, {percent(r['win_rate'], 1)}: a consistency check, not an independent "
-            "one).")
-    return ("The honest optimum (goal win: the most wins, p alone) played out from each valued "
-            "deal's one table on its stock orders:\n\n" + "\n".join(lines) + "\n")
+            f"strokes a hole, median {r['median_strokes']:g}; goal win's play-outs won "
+            f"{percent(r['playout_win_rate'], 1)} of theirs (from the same deals as the estimate, "
+            f"{percent(r['win_rate'], 1)}: a consistency check, not an independent one).")
+    return ("The perfect golfer (goal strokes: the fewest expected strokes, honest) played out "
+            "from each valued deal's one table on its stock orders (the win rate stays goal "
+            "win's):\n\n" + "\n".join(lines) + "\n")

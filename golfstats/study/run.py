@@ -36,7 +36,6 @@ from golfstats.study.plan import (
     VariantPlan,
     chunk_size,
     cost_per_deal,
-    optimal_seconds,
     plan_sizes,
     sampling_seconds,
 )
@@ -44,24 +43,28 @@ from golfstats.study.plan import (
 
 def _optimum(config: StudyConfig, plans: list[VariantPlan], tallies: list[RunTallies],
              say: Callable[[str], None], parts: _Parts) -> list:
-    """Perfect play without peeking on the plain king rules (``study.optimum``), its
-    covariate's mean the exact win rate of the rule set's main run."""
+    """Perfect play without peeking on the rule sets with a hidden stock (``study.optimum``),
+    its covariate's mean the exact win rate of the rule set's main run."""
     from golfstats.study.optimum import OptimumPlan, alone_bytes, run_optimum
 
     results = []
     main = {t.run.variant: t for t in tallies if t.run.policies == STUDY_POLICIES}
+    from golfstats.study.plan import hidden_stock
+
     for variant in config.optimal_variants:
-        if variant not in main:
-            continue
+        if variant not in main or not main[variant].deals_done or not hidden_stock(variant):
+            continue  # (a rule set without a hidden stock: optimal = exact, said in the plan)
         summary = main[variant].as_run(config.out / LEDGER).summary
         exact = summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
+        target = config.optimal_target_for(variant)
         plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
                            config.scaled(config.optimal_min_n, 3), config.scaled(config.optimal_max_n, 3),
-                           config.optimal_target, workers=config.workers,
+                           target, workers=config.workers,
                            max_bytes=config.optimal_max_bytes, alone_bytes=alone_bytes(),
                            value_more=config.play)
         if config.play:
-            parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} deals")
+            parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} "
+                        f"deals, until +/-{100 * target:.1f} points; then its par (goal strokes)")
         result = run_optimum(plan, config.out / LEDGER, say)
         if result is not None:
             results.append(result)
@@ -249,32 +252,36 @@ def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list
     rate = config.workers * PARALLEL_EFFICIENCY
     record_estimates = {r.variant: (r.n - r.base_n) * r.seconds_per_deal / rate for r in records}
     left, records_left = [], []
+    rates = {}  # the clairvoyant win rate of each main run so far (the optimum's covariate)
+    held = {run.name: run_tallies(ledger, run) for run in runs}
+    sampled = [t for t in held.values() if t.run.policies[0] == SAMPLING_POLICY and t.deals_done]
+    # a sampling run not started: at the cost per deal its finished siblings measured
+    sampling_cost = (sum(t.seconds for t in sampled) / sum(t.deals_done for t in sampled)
+                     if sampled else SAMPLING_COST)
     say(f"plan: {sum(r.count for r in runs):,} deals in {len(runs)} runs; the ledger {ledger} holds:")
     for run in runs:
-        t = run_tallies(ledger, run)
+        t = held[run.name]
         if run.first:  # a record run
             whole = record_estimates.get(run.variant, 0.0)
         elif run.policies == STUDY_POLICIES:
             whole = estimates.get(run.variant, 0.0)
         else:
-            whole = sampling_seconds(config)
+            whole = sampling_seconds(config, t.seconds / t.deals_done if t.deals_done else sampling_cost)
         part_left = whole * (1 - t.deals_done / run.count)
+        if run.policies == STUDY_POLICIES and t.deals_done:
+            exact = t.tally.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
+            rates[run.variant] = exact["wins"] / max(1, exact["n"] - exact["truncated"])
         (records_left if run.first else left).append(part_left)
-        state = "done" if t.complete else f"~{part_left / 60:.1f} min left"
+        state = ("done" if t.complete else
+                 f"~{part_left * rate / 3600:.2f} one-core hours left (~{part_left / 60:.1f} min)")
         say(f"  {run.name}: {t.deals_done:,} of {run.count:,} deals "
             f"({t.chunks_done}/{t.chunks} chunks), {state}")
-    for variant in config.optimal_variants:
-        from golfstats.study.optimum import valued_count
+    from golfstats.study.optimum_plan import optimum_progress
 
-        valued = valued_count(ledger, variant, config.seed, config.optimal_orders)
-        least = config.scaled(config.optimal_min_n, 3)
-        per_deal = optimal_seconds(variant, config) / least
-        part_left = max(0, least - valued) * per_deal
-        left.append(part_left)
-        say(f"  optimal on {variant}: {valued} deals valued, at least {least} (more if the interval "
-            f"needs them, at most {config.scaled(config.optimal_max_n, 3)}), ~{part_left / 60:.0f} min left")
+    left += optimum_progress(config, ledger, rates, say)
     left += records_left
-    say(f"about {sum(left) / 60:.0f} min left in all on {config.workers} workers")
+    say(f"about {sum(left) * rate / 3600:.1f} one-core hours left in all: about "
+        f"{sum(left) / 60:.0f} min on {config.workers} workers")
     return left
 
 

@@ -42,15 +42,16 @@ from golfstats.kernels.honest.space import (
 
 @nb.njit(cache=True, nogil=True)
 def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, flag, layer_lo,
-             blk_lo, blk_hi, path_d):
+             blk_lo, blk_hi, path_slot):
     """Values of every state, and of what the callers need kept.
 
     Returns ``(root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive)``:
     ``root`` the (p, e) of the position; ``moves[0][c], moves[1][c]`` the value after
     playing column c (NaN when illegal), index ``COLUMNS`` after a draw (NaN when
-    illegal); for k = 0..n, ``path_keys[path_lo[k, 0]:path_lo[k, 1]]`` the states of
-    block ``path_d[k]`` (keys) with their values W in ``path_val`` (pairs), for the
-    play-out (empty when ``path_d[k]`` is -1 or unreached).  ``lookups`` counts B
+    illegal); for every block D kept (``path_slot[D] = s >= 0``: the blocks the stock
+    orders of the play-outs visit), ``path_keys[path_lo[s, 0]:path_lo[s, 1]]`` its states
+    (keys) with their values W in ``path_val`` (pairs), for the play-outs (empty when
+    unreached).  ``lookups`` counts B
     look-ups (plays and draws); ``peak_values`` the most value slots alive at once;
     ``positive`` the states with p > 0 (all a win-only computation without the e
     tie-break would need, Fact 1), for the record.
@@ -60,11 +61,14 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
     acc_of, after_of = play_groups(kt.play_next)
     root = np.full(2, np.nan)
     moves = np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)
-    path_lo = np.zeros((n + 1, 2), np.int64)
+    slots = 0
     path_total = 0
-    for k in range(n + 1):
-        if path_d[k] >= 0 and blk_lo[path_d[k]] >= 0:
-            path_total += blk_hi[path_d[k]] - blk_lo[path_d[k]]
+    for d in range(path_slot.shape[0]):
+        if path_slot[d] >= 0:
+            slots = max(slots, path_slot[d] + 1)
+            if blk_lo[d] >= 0:
+                path_total += blk_hi[d] - blk_lo[d]
+    path_lo = np.zeros((slots, 2), np.int64)
     path_keys = np.empty(path_total, np.int64)
     path_val = np.empty(2 * path_total, np.float64)
     pos_off = np.zeros(1025, np.int64)
@@ -103,15 +107,15 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
                 root[0], root[1] = bval[2 * idx], bval[2 * idx + 1]
                 _root_moves(kt, exposed, keys, masks, flag_bit, top0, lo, size, pos_off, bval,
                             vcur, base, moves)
-            if d == path_d[j]:
-                path_lo[j, 0] = filled
+            if path_slot[d] >= 0:
+                path_lo[path_slot[d], 0] = filled
                 for t in range(size):
                     key = np.int64(keys[lo + t])
                     path_keys[filled] = key
                     path_val[2 * filled], path_val[2 * filled + 1] = _w(key, n, j, vcur,
                                                                         lo + t - base)
                     filled += 1
-                path_lo[j, 1] = filled
+                path_lo[path_slot[d], 1] = filled
         vcur = vprev
     return root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive
 

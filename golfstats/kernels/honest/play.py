@@ -19,11 +19,12 @@ from golfstats.kernels.honest.space import COLUMNS, LEVEL_SHIFT, STROKES, TOL, d
 
 
 @nb.njit(cache=True, nogil=True)
-def _kept_value(path_lo, path_keys, path_val, k, key):
-    """V of the state ``key`` with the first k stock cards drawn (NaN if not kept)."""
-    if key & ((np.int64(1) << LEVEL_SHIFT) - 1) == 0:
+def _kept_value(path_slot, path_lo, path_keys, path_val, d, key):
+    """V of the state ``key`` with the stock kinds of D-code d drawn (NaN if not kept)."""
+    if key & ((np.int64(1) << LEVEL_SHIFT) - 1) == 0 or path_slot[d] < 0:
         return np.nan, np.nan
-    i = find_key(path_keys, path_lo[k, 0], path_lo[k, 1], key)
+    s = path_slot[d]
+    i = find_key(path_keys, path_lo[s, 0], path_lo[s, 1], key)
     if i < 0:
         return np.nan, np.nan
     return path_val[2 * i], path_val[2 * i + 1]
@@ -35,14 +36,16 @@ def play_strokes(kt, exposed, heights0, top0, stock, path, moves_out):
 
     At the start and after every draw it plays the chain to the endpoint with the
     smallest e (within TOL), then the largest p, then the fewest cards, then the first
-    in ``chains.enumerate_chains`` order, and draws.  Returns ``(status, won, strokes,
+    in ``chains.enumerate_chains`` order, and draws.  ``path`` must hold the blocks this
+    order visits (``solve_strokes``'s ``stock_orders``).  Returns ``(status, won, strokes,
     n_moves)``; status 1 is a value missing from the kept blocks (an internal error).
     """
-    path_lo, path_keys, path_val = path
+    pwd, path_slot, path_lo, path_keys, path_val = path
     n = stock.shape[0]
     heights = heights0.copy()
     top = top0
     k = 0
+    d = 0
     n_moves = 0
     plan = np.empty(64, np.int64)
     while True:
@@ -60,7 +63,8 @@ def play_strokes(kt, exposed, heights0, top0, stock, path, moves_out):
             elif k == n:
                 vp[ci], ve[ci] = 0.0, float(left[ci])
             else:
-                vp[ci], ve[ci] = _kept_value(path_lo, path_keys, path_val, k, state_key(ends_h[i]))
+                vp[ci], ve[ci] = _kept_value(path_slot, path_lo, path_keys, path_val, d,
+                                             state_key(ends_h[i]))
                 if np.isnan(vp[ci]):
                     return 1, False, 0, n_moves
         pick = _pick(STROKES, vp, ve, left, n_c)
@@ -69,6 +73,7 @@ def play_strokes(kt, exposed, heights0, top0, stock, path, moves_out):
             moves_out, n_moves, k)
         if over:
             return 0, won, strokes, n_moves
+        d += pwd[stock[k - 1]]
 
 
 @nb.njit(cache=True, nogil=True)

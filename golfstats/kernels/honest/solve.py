@@ -68,17 +68,18 @@ KEEP_LAYERS, KEEP_ALL, KEEP_PATH = 0, 1, 2
 
 
 @nb.njit(cache=True, nogil=True)
-def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_order, mask_proto, flag):
+def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mask_proto, flag):
     """Goal strokes: value the position (heights0, top0) with stock multiset ``m0``.
 
-    Every reachable state is listed (forward) and valued (backward).  ``stock_order``
-    (kinds, possibly empty) only names the blocks to keep for the play-out.
+    Every reachable state is listed (forward) and valued (backward).  ``stock_orders``
+    (K x n kinds in draw order, K possibly 0) only names the blocks to keep for the
+    play-outs: every block one of the orders visits (one table serves them all).
     ``mask_proto`` is a one-element array of the dtype of the per-state top sets (it must
     hold the ``n_tops`` bits and the drawable bit ``flag``).
 
-    Returns ``(resolved, root, moves, path, stats)``: ``path = (path_lo, path_keys,
-    path_val)`` for ``play_strokes``, ``stats = [states, positions, lookups, state bytes,
-    value bytes, positive states]``.
+    Returns ``(resolved, root, moves, path, stats)``: ``path = (pwd, path_slot, path_lo,
+    path_keys, path_val)`` for ``play_strokes``, ``stats = [states, positions, lookups,
+    state bytes, value bytes, positive states]``.
     """
     pw, full, g_size = powers(heights0)
     pwd, size, order, layer_start = d_codes(m0)
@@ -93,21 +94,27 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_order, mask
     stats[0] = n_states
     stats[1] = positions
     stats[3] = n_states * (4 + mask_proto.itemsize)
-    path_d = np.full(n + 1, -1, np.int64)
-    path_d[0] = 0
-    for k in range(min(n, stock_order.shape[0])):
-        path_d[k + 1] = path_d[k] + pwd[stock_order[k]]
+    path_slot = np.full(size, -1, np.int64)
+    slots = 0
+    for o in range(stock_orders.shape[0]):
+        d = 0
+        for k in range(min(n, stock_orders.shape[1]) + 1):
+            if path_slot[d] < 0:
+                path_slot[d] = slots
+                slots += 1
+            if k < min(n, stock_orders.shape[1]):
+                d += pwd[stock_orders[o, k]]
     if not ok:
         return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
-                (np.zeros((n + 1, 2), np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64)),
-                stats)
+                (pwd, path_slot, np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
+                 np.zeros(0, np.float64)), stats)
     root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive = backward(
         kt, exposed, top0, m0, pwd, order, layer_start, STROKES, keys, masks, flag, layer_lo,
-        blk_lo, blk_hi, path_d)
+        blk_lo, blk_hi, path_slot)
     stats[2] = lookups
     stats[4] = peak_values * 8
     stats[5] = positive
-    return True, root, moves, (path_lo, path_keys, path_val), stats
+    return True, root, moves, (pwd, path_slot, path_lo, path_keys, path_val), stats
 
 
 class WinSolution:

@@ -1,0 +1,74 @@
+"""The opening of results/README.md: one table a screen high (rule set x player: win rate,
+par for 9 and 18 holes, the deals each rests on), then the par to print."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from golfstats.report.tables import percent
+from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY
+
+OPTIMAL = "optimal"
+#: The opening table's players, weakest first (random, who never wins, is left to the
+#: win-rate table).
+PLAYERS = ("greedy", REFERENCE, SAMPLING_POLICY, OPTIMAL, CLAIRVOYANT)
+#: Which objective each figure of ``optimal`` uses (one sentence, said under the table).
+OBJECTIVES = ("`optimal`'s win rate is perfect play without peeking for the most wins (goal "
+              "`win`); its par is the perfect golfer's, who plays for the fewest expected strokes "
+              "(goal `strokes`), played out on the same deals and stock orders.")
+
+
+def _cell(row: dict | None, par: dict | None) -> str:
+    if row is None or row.get("win_rate") is None:
+        return ""
+    text = percent(row["win_rate"], 1)
+    if par is not None:
+        star = "*" if row.get("strokes_goal") == "win" else ""  # goal win's play-outs (for now)
+        text += f" · {par['par9']} / {par['par18']}{star}"
+    deals = row["n"]
+    if row.get("playouts") and row.get("playout_deals") not in (None, deals):
+        return f"{text} · {deals:,} (par: {row['playout_deals']:,})"
+    return f"{text} · {deals:,}"
+
+
+def opening_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
+    """Per rule set, per player: "win rate · par 9 / par 18 · deals" (``full``: the summary
+    with the optimum's rows; ``par_df``: every player's par)."""
+    lines = ["| rule set | " + " | ".join(PLAYERS) + " |", "|---|" + "---:|" * len(PLAYERS)]
+    for variant in full["variant"].unique(maintain_order=True):
+        rows = {r["policy"]: r for r in full.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        lines.append(f"| {variant} | " + " | ".join(_cell(rows.get(p), pars.get(p)) for p in PLAYERS)
+                     + " |")
+    note = ("\nEach cell: win rate · par for 9 / 18 holes (the median round total) · the deals "
+            "it rests on. `exact` sees the stock order (what can be won); the others do not. "
+            + OBJECTIVES + " An empty cell: not measured for that rule set (yet).")
+    if "strokes_goal" in full.columns and (full["strokes_goal"] == "win").any():
+        note += (" \\* This par is still goal `win`'s play-outs (the most wins, strokes ignored "
+                 "once a deal is lost), not the perfect golfer's: the ledger holds no goal-strokes "
+                 "play-outs for that rule set yet.")
+    note += "\n"
+    return "\n".join(lines) + "\n" + note
+
+
+def par_to_print_markdown(par_df: pl.DataFrame, full: pl.DataFrame | None = None) -> str:
+    """The par a designer prints per rule set: the reference player's, with the perfect
+    golfer's beside it (no honest player's par is lower, beyond its noise; marked * where
+    it is still goal win's play-outs, from ``full``'s ``strokes_goal``)."""
+    still_win = set()
+    if full is not None and "strokes_goal" in full.columns:
+        still_win = set(full.filter(pl.col("strokes_goal") == "win")["variant"].to_list())
+    lines = ["| rule set | par 9 holes | par 18 holes | perfect golfer's par 9 / 18 |",
+             "|---|---:|---:|---:|"]
+    for variant in par_df["variant"].unique(maintain_order=True):
+        pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        ref, best = pars.get(REFERENCE), pars.get(OPTIMAL)
+        if ref is None:
+            continue
+        floor = f"{best['par9']} / {best['par18']}" if best else ""
+        floor += "*" if best and variant in still_win else ""
+        lines.append(f"| {variant} | {ref['par9']} | {ref['par18']} | {floor} |")
+    return (f"**The par to print** is the reference player's (`{REFERENCE}`, a steady honest "
+            "player run on every deal): a round of deals nobody chose has par = the median of its "
+            "round totals. Beside it, the perfect golfer's par: no honest player can beat it.\n\n"
+            + "\n".join(lines) + "\n")

@@ -1,0 +1,153 @@
+"""One deal of the study's perfect play without peeking (``study.optimum``): its stock
+orders, its goal-win row (the chance of winning, the clairvoyant share, goal win's
+play-outs) and its goal-strokes row (the perfect golfer's play-outs on the same orders),
+and their files in the ledger (``optimal-VARIANT-sSEED-kK/deal-NNNNNN.json`` and
+``strokes-NNNNNN.json``, docs/study-ledger.md)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from golfstats.study.ledger import SITTING, read_json, write_json
+
+#: The version of the goal-strokes files (``strokes-NNNNNN.json``).
+STROKES_FORMAT = 1
+STROKES_SCHEMA = {"deal_index": pl.Int64, "expected_strokes": pl.Float64, "win_p": pl.Float64,
+                  "resolved": pl.Boolean, "states": pl.Int64, "peak_bytes": pl.Int64,
+                  "max_bytes": pl.Int64, "seconds": pl.Float64,
+                  "order_strokes": pl.List(pl.Int64)}
+ROW_SCHEMA = {"deal_index": pl.Int64, "win_p": pl.Float64, "share": pl.Float64,
+              "resolved": pl.Boolean, "states": pl.Int64, "peak_bytes": pl.Int64,
+              "seconds": pl.Float64, "order_strokes": pl.List(pl.Int64)}
+
+
+def _folder(ledger: Path, variant: str, seed: int, orders: int) -> Path:
+    return ledger / f"optimal-{variant}-s{seed}-k{orders}"
+
+
+def _deal_path(folder: Path, index: int) -> Path:
+    return folder / f"deal-{index:06d}.json"
+
+
+def _strokes_path(folder: Path, index: int) -> Path:
+    return folder / f"strokes-{index:06d}.json"
+
+
+def read_strokes(folder: Path) -> pl.DataFrame:
+    """The goal-strokes play-outs in ``folder`` (files of another format are ignored)."""
+    rows = []
+    for path in sorted(folder.glob("strokes-*.json")):
+        data = read_json(path)
+        if data is not None and data.get("format") == STROKES_FORMAT and set(STROKES_SCHEMA) <= set(data):
+            rows.append({**{k: data[k] for k in STROKES_SCHEMA}, **_sitting(data)})
+    schema = {**STROKES_SCHEMA, **SITTING_COLUMNS}
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
+def read_rows(folder: Path) -> pl.DataFrame:
+    """The valued deals in ``folder``, by deal index (unreadable files are ignored)."""
+    rows = []
+    for path in sorted(folder.glob("deal-*.json")):
+        data = read_json(path)
+        if data is not None and set(ROW_SCHEMA) <= set(data):
+            rows.append({**{k: data[k] for k in ROW_SCHEMA}, **_sitting(data)})
+    schema = {**ROW_SCHEMA, **SITTING_COLUMNS}
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
+#: Where a valued deal was computed (``study.ledger.SITTING``), beside its row.
+SITTING_COLUMNS = {"sitting": pl.String, "machine": pl.String}
+
+
+def _sitting(data: dict) -> dict:
+    sitting = data.get("sitting") or {}
+    return {"sitting": sitting.get("started", ""), "machine": sitting.get("machine", "")}
+
+
+def stock_orders(board, seed: int, index: int, orders: int) -> list[tuple]:
+    """The ``orders`` random orders of ``board``'s stock that deal ``index`` is valued on
+    (a generator seeded by (seed, deal, orders))."""
+    rng = np.random.default_rng([seed, index, orders])
+    out = []
+    for _ in range(orders):
+        stock = list(board.stock)
+        rng.shuffle(stock)
+        out.append(tuple(stock))
+    return out
+
+
+def value_deal(variant: str, seed: int, index: int, orders: int,
+               max_bytes: int = 8_000_000_000) -> dict:
+    """One deal's row: its exact chance of winning (p alone), its clairvoyant share and the
+    honest optimum's realised strokes on the same orders (none when unresolved)."""
+    from golfstats.board import Board
+    from golfstats.deals import board_from_cards, seeded_deals
+    from golfstats.goals import Goal
+    from golfstats.rules import parse_variant
+    from golfstats.solver import solve
+
+    rules = parse_variant(variant)
+    board = board_from_cards(rules, seeded_deals(rules, seed, index, 1).cards[0])
+    started = time.perf_counter()
+    stocks = stock_orders(board, seed, index, orders)
+    won = sum(solve(Board(board.tableau, stock, board.foundation), rules, Goal.WIN).won for stock in stocks)
+    value, strokes = honest_playouts(board, rules, stocks, max_bytes)
+    return {"deal_index": index, "win_p": value.win_p, "share": won / orders,
+            "resolved": value.resolved, "states": value.stats.states,
+            "peak_bytes": value.stats.peak_bytes,
+            "seconds": time.perf_counter() - started, "order_strokes": strokes}
+
+
+def _deal(variant: str, seed: int, index: int):
+    from golfstats.deals import board_from_cards, seeded_deals
+    from golfstats.rules import parse_variant
+
+    rules = parse_variant(variant)
+    return rules, board_from_cards(rules, seeded_deals(rules, seed, index, 1).cards[0])
+
+
+def strokes_deal(variant: str, seed: int, index: int, orders: int,
+                 max_bytes: int = 8_000_000_000) -> dict:
+    """One deal's goal-strokes row: the perfect golfer (the fewest expected strokes, honest)
+    played out on the same ``orders`` stock orders as the deal's clairvoyant share, from
+    one table of the deal; its exact expected strokes and chance of winning (none when
+    the table did not fit ``max_bytes``)."""
+    from golfstats.goals import Goal
+    from golfstats.optimal_play import play_orders
+
+    rules, board = _deal(variant, seed, index)
+    started = time.perf_counter()
+    play = play_orders(board, rules, stock_orders(board, seed, index, orders), Goal.STROKES,
+                       max_bytes=max_bytes)
+    value = play.odds
+    return {"deal_index": index, "expected_strokes": value.expected_strokes if value.resolved else None,
+            "win_p": value.win_p if value.resolved else None, "resolved": value.resolved,
+            "states": value.stats.states, "peak_bytes": value.stats.peak_bytes,
+            "max_bytes": int(max_bytes), "seconds": time.perf_counter() - started,
+            "order_strokes": [int(x) for x in play.strokes] if value.resolved else []}
+
+
+def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
+    """The honest optimum's value of ``board`` (goal win, p alone) and its realised strokes
+    on each stock order of ``stocks``, played from the one table (``[]`` when the table
+    did not fit ``max_bytes``)."""
+    from golfstats.goals import Goal
+    from golfstats.optimal_play import play_orders
+
+    play = play_orders(board, rules, stocks, Goal.WIN, max_bytes=max_bytes)
+    return play.odds, [int(s) for s in play.strokes] if play.odds.resolved else []
+
+
+def write_row(folder: Path, row: dict) -> None:
+    row = {k: v for k, v in row.items() if k not in SITTING_COLUMNS}
+    write_json(_deal_path(folder, row["deal_index"]), {**row, "sitting": SITTING})
+
+
+def write_strokes(folder: Path, row: dict) -> None:
+    row = {k: v for k, v in row.items() if k not in SITTING_COLUMNS}
+    write_json(_strokes_path(folder, row["deal_index"]),
+               {"format": STROKES_FORMAT, "goal": "strokes", **row, "sitting": SITTING})
