@@ -6,22 +6,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
+from populations import population
 
 from golfstats.stats import BOOTSTRAP_B, MIN_N
 from golfstats.study.optimum import OptimumPlan
 from golfstats.study.plan import StudyConfig
-
-
-def population(size: int = 20_000, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """A population shaped like the study's: per deal a clairvoyant share x and an honest
-    chance y <= x, both 0 together on a lump of deals, a lump of shares at 1."""
-    rng = np.random.default_rng(seed)
-    x = rng.beta(0.7, 1.6, size)
-    x[rng.random(size) < 0.35] = 0.0  # no order wins
-    x[rng.random(size) < 0.10] = 1.0  # every order wins
-    y = x * rng.beta(2.0, 3.0, size) ** (1 - 0.5 * x)
-    return y, x
 
 
 def _simulate(kind: str, rule: str, min_n: int, reps: int) -> dict:
@@ -30,7 +19,7 @@ def _simulate(kind: str, rule: str, min_n: int, reps: int) -> dict:
 
     config = StudyConfig()
     y, x = population()
-    return sequential(y, x, kind, min_n, OptimumPlan.batch, config.optimal_max_n, config.optimal_target,
+    return sequential(y, x, kind, min_n, OptimumPlan.batch, config.optimal_max_n, config.optimal_other_target,
                       reps, seed=5, b=BOOTSTRAP_B, rule=rule)
 
 

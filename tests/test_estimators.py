@@ -2,7 +2,7 @@
 truth 95% of the time on a population whose mean is known, stay within [0, 1], and are
 computed as their documents say.
 
-The population (``tests.test_coverage.population``) is built like the study's: per deal a
+The population (``tests/populations.py``) is built like the study's: per deal a
 clairvoyant share x (the fraction of random stock orders the exact solver wins) and an
 honest chance of winning y with 0 <= y <= x, both 0 on the deals no order wins (Fact 1
 of docs/honest-play.md), a lump of shares at 1, and y a noisy, non-linear function of x.
@@ -18,6 +18,7 @@ import itertools
 import numpy as np
 import polars as pl
 import pytest
+from populations import population
 
 from golfstats.stats import (
     MIN_N,
@@ -28,7 +29,6 @@ from golfstats.stats import (
     regression_weights,
     t_quantile,
 )
-from tests.test_coverage import population
 
 
 @pytest.mark.parametrize("n", [60])  # the study values at least 60 deals

@@ -214,14 +214,17 @@ def test_one_table_with_every_player_and_one_line_to_print(black_hole_run):
     blocks = par_blocks(par_for_runs(load_runs([black_hole_run])))
     tables = [b for b in blocks if isinstance(b, Table)]
     assert len(tables) == 1
-    players = [row[0] for row in tables[0].rows]
+    players = [row[0] for row in tables[0].rows if row[0]]
     assert players == ["lookahead (reference)", f"{PERFECT_GOLFER} (perfect golfer)"]
+    assert [row[3] for row in tables[0].rows] == ["9", "18", "9", "18"]
     strong = [b.text for b in blocks if isinstance(b, Para) and b.strong]
     assert len(strong) == 1
     assert re.match(r"Par to print: 9 holes -?\d+, 18 holes -?\d+ \(lookahead", strong[0])
-    for row in tables[0].rows:  # par, its interval, off, stable at: for 9 and for 18 holes
-        assert re.fullmatch(r"-?\d+\.\.-?\d+", row[4]) and row[5].endswith("%")
+    for row in tables[0].rows:  # a row per round size: its par, the interval and off
+        assert re.fullmatch(r"-?\d+", row[4]) and re.fullmatch(r"-?\d+\.\.-?\d+", row[5])
+        assert row[6].endswith("%")
     text = " ".join(b.text for b in blocks if isinstance(b, Para))
+    assert re.search(r"stable to one stroke \(95%\) with about [\d,.k]+ deals for 9 holes", text)
     assert "course of such holes" not in text and "itself scores" not in text
 
 

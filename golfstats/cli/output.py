@@ -97,13 +97,15 @@ def print_blocks(blocks) -> None:
                 line.append(item)
                 con.print(line)
         else:
-            table = Table(title=block.title or None, title_justify="left", box=box.SIMPLE_HEAD,
+            table = Table(title=block.title or None, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                           title_style="italic")
-            for name, numeric in zip(block.columns, block.numeric, strict=True):
+            for k, (name, numeric) in enumerate(zip(block.columns, block.numeric, strict=True)):
+                widest = max((len(row[k]) for row in block.rows), default=0)
                 table.add_column(name, justify="right" if numeric else "left",
                                  no_wrap=not numeric,  # names stay whole
                                  overflow="fold",  # never an ellipsis in place of a figure
-                                 min_width=max(map(len, name.split())))  # headers wrap at spaces
+                                 # headers wrap at spaces; a figure is never cut in two
+                                 min_width=max(*map(len, name.split()), widest if numeric else 0))
             for row in block.rows:
                 table.add_row(*row)
             con.print(table)

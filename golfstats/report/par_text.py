@@ -117,25 +117,23 @@ def _deals_text(n: int) -> str:
 
 def par_blocks(sets: list[VariantPar]) -> list[Block]:
     """The one table (every rule set and player: 9- and 18-hole par, each with its 95%
-    interval, the chance it is a stroke or more off and the deals a par stable to one
-    stroke would need), a line per rule set on which par to print, and what the columns
-    mean."""
+    interval and the chance it is a stroke or more off), the line on which par to print,
+    a line per rule set with the deals the reference's par stable to one stroke would
+    need (kept out of the table so that it fits 80 columns), and what the columns mean."""
     several = len(sets) > 1
     sizes = sorted({h for s in sets for p in s.players for h in p.rounds})
-    columns = (*(("rule set",) if several else ()), "player", "deals", "strokes/hole",
-               *(c for h in sizes for c in (f"par {h}", "95%", "off", "stable at")))
+    columns = (*(("rule set",) if several else ()), "player", "deals", "strokes a hole", "holes",
+               "par", "95%", "off")
     rows = []
     for s in sets:
-        for p in s.players:
+        for p in s.players:  # a row per round size, the player named on its first
             mean = f"{p.mean_per_hole:.2f}" + (" exact" if p.exact else "")
-            cells = [*([s.variant] if several else []), _label(p.policy, s.reference),
-                     f"{p.n:,}", mean]
+            first = [*([s.variant] if several else []), _label(p.policy, s.reference), f"{p.n:,}", mean]
             for h in sizes:
                 rp = p.rounds[h]
-                cells += [str(rp.par), f"{rp.low}..{rp.high}", _pct(rp.p_off),
-                          _deals_text(max(rp.deals_needed, 1))]
-            rows.append(tuple(cells))
-    numeric = (*((False,) if several else ()), False, True, True, *(True,) * (4 * len(sizes)))
+                rows.append((*first, str(h), str(rp.par), f"{rp.low}..{rp.high}", _pct(rp.p_off)))
+                first = [""] * len(first)
+    numeric = (*((False,) if several else ()), False, True, True, True, True, True, True)
     title = "Par for " + " and ".join(map(str, sizes)) + " holes" + (
         "" if several else f", {sets[0].variant}")
     blocks: list[Block] = [Table(columns, tuple(rows), numeric, title=title)]
@@ -150,12 +148,17 @@ def par_blocks(sets: list[VariantPar]) -> list[Block]:
     else:
         pars = ", ".join(f"{h} holes {sets[0].chosen.rounds[h].par}" for h in sizes)
         blocks.append(Para(f"Par to print: {pars} ({who}).", strong=True))
+    for s in sets:  # the sizes a par stable to one stroke needs: the reference's only (a line each)
+        need = " and ".join(f"{_deals_text(max(s.chosen.rounds[h].deals_needed, 1))} deals for "
+                            f"{h} holes" for h in sizes)
+        blocks.append(Para(f"{s.variant + ': ' if several else ''}{s.chosen.policy}'s par would be "
+                           f"stable to one stroke (95%) with about {need}."))
     blocks.append(Para(
         "Par of a round of deals nobody chose is the player's median round total (docs/rules.md, "
-        "\"Par\"); strokes/hole is a hole's expected par (exact: from the deals' exact "
+        "\"Par\"); strokes a hole: a hole's expected par (exact: from the deals' exact "
         "expected strokes).  95%: the par's interval from a bootstrap over whole deals; off: "
-        "how often a resample's par differs from the printed one; stable at: about how many "
-        "deals would put the 95% interval within one stroke (the deals here times "
+        "how often a resample's par differs from the printed one; stable to one stroke: about "
+        "how many deals would put the 95% interval within one stroke (the deals here times "
         "(1.96 sd / 0.5)^2, sd the resamples' spread of the median)."))
     return blocks
 
