@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
-from golfstats.kernels.hashset import EMPTY, grow, insert_at, new_set, prefetch, slot_of
+from golfstats.kernels.hashset import grow_in, insert_at, new_set, prefetch, release, slot_of
 from golfstats.kernels.stockless.canon import canonical_tables
 from golfstats.kernels.stockless.rules import (
     ALL_KINDS,
@@ -34,52 +34,7 @@ from golfstats.kernels.stockless.rules import (
 #: for themselves (``kernels.stockless`` gives the measurements).
 USE_WALK, USE_UNREACHED, USE_BURIED, USE_CANONICAL, USE_ORDER, USE_LAST = 1, 2, 4, 8, 16, 32
 DEFAULT_RULES = USE_WALK | USE_CANONICAL | USE_ORDER
-_LOG2_START = 14  # initial hash set: 2**14 slots (128 KB), doubled at half load
-
-
-@nb.njit(cache=True, nogil=True)
-def table_pool(kv):
-    """The golf sweep's buffer ``kv`` (uint8, every byte ``INF`` = 255) seen as int64 slots,
-    every one ``hashset.EMPTY`` (-1): a power-of-two pool for the search's hash set, so a
-    solve allocates none and clears only the slots its table spanned.  Empty when ``kv``
-    is too small for the first table."""
-    size = 1
-    while size * 16 <= kv.shape[0]:
-        size *= 2
-    if size < (1 << _LOG2_START):
-        return np.empty(0, np.int64)
-    return kv[:size * 8].view(np.int64)
-
-
-@nb.njit(cache=True, nogil=True)
-def _grow_in(table, pool, used):
-    """The hash set twice the size: inside ``pool`` when it fits (the keys rehashed into
-    ``pool[:2 * size]``), else a new array (``pool``'s slots filled with EMPTY again)."""
-    size = table.shape[0]
-    if pool.shape[0] < 2 * size or table.ctypes.data != pool.ctypes.data:
-        bigger = grow(table)
-        if table.ctypes.data == pool.ctypes.data:
-            table[:] = EMPTY
-        return bigger
-    keys = np.empty(used, np.int64)
-    n = 0
-    for i in range(size):
-        if table[i] != EMPTY:
-            keys[n] = table[i]
-            n += 1
-            table[i] = EMPTY
-    bigger = pool[:2 * size]
-    mask = 2 * size - 1
-    for i in range(n):
-        insert_at(bigger, keys[i], slot_of(keys[i], mask))
-    return bigger
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _release(table, pool):
-    """Leave ``pool`` all EMPTY again: the slots the table spanned, if it lived there."""
-    if pool.shape[0] > 0 and table.ctypes.data == pool.ctypes.data:
-        table[:] = EMPTY
+LOG2_START = 14  # initial hash set: 2**14 slots (128 KB), doubled at half load
 
 
 @nb.njit(cache=True, nogil=True)
@@ -89,8 +44,8 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
     states whose cards-left bound is >= the best line's, starting at ``bound`` (pass 2).
     Returns ``(status, won, best_left, n_moves, states)``; ``moves_out[:n_moves]`` leads
     to a state with ``best_left`` cards (not played on), left as it was if none beat
-    ``bound``.  ``pool``: every slot EMPTY (``table_pool``), or empty; the hash set lives
-    in it while it fits and it is left all EMPTY again."""
+    ``bound``.  ``pool``: every slot EMPTY (``hashset.pool_of``), or empty; the hash set
+    lives in it while it fits and it is left all EMPTY again."""
     top_kind, kind_top, pred, fol, wrap = kind_relations(kt)
     accepts = kt.accepts
     ncols = heights0.shape[0]
@@ -137,8 +92,8 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
         if botcnt[k] > 0:
             ends |= 1 << (k - 1)
 
-    table = pool[:1 << _LOG2_START] if pool.shape[0] >= 1 << _LOG2_START else new_set(_LOG2_START)
-    hmask = (1 << _LOG2_START) - 1
+    table = pool[:1 << LOG2_START] if pool.shape[0] >= 1 << LOG2_START else new_set(LOG2_START)
+    hmask = (1 << LOG2_START) - 1
     # canonical key = raw key + canon (the groups' deltas, kept in step with the heights)
     group, place, delta = canonical_tables(kinds, heights0, shifts)
     gindex = np.zeros(delta.shape[0], np.int64)
@@ -191,7 +146,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
         if last[0] & (last[0] - 1):
             dead = True
     if left == 0 or (win_only and dead) or (not win_only and root_bound >= best):
-        _release(table, pool)
+        release(table, pool)
         return FINISHED, left == 0, 0 if left == 0 else best, 0, used
 
     d = 0
@@ -327,7 +282,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                 if insert_at(table, g_key[j], g_slot[j]):
                     used += 1
                     if 2 * used > table.shape[0]:
-                        table = _grow_in(table, pool, used)
+                        table = grow_in(table, pool, used)
                         hmask = table.shape[0] - 1
                         for jj in range(j + 1, ng):
                             g_slot[jj] = slot_of(g_key[jj], hmask)
@@ -409,5 +364,5 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                 cnt[x] += 1
                 nz |= 1 << x
                 left += 1
-    _release(table, pool)
+    release(table, pool)
     return status, won, best, best_n, used

@@ -59,8 +59,10 @@ from __future__ import annotations
 import numba as nb
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
+from golfstats.kernels.hashset import pool_of
 from golfstats.kernels.stockless.search import (  # noqa: F401  (the flags, for callers)
     DEFAULT_RULES,
+    LOG2_START,
     USE_BURIED,
     USE_CANONICAL,
     USE_LAST,
@@ -68,8 +70,15 @@ from golfstats.kernels.stockless.search import (  # noqa: F401  (the flags, for 
     USE_UNREACHED,
     USE_WALK,
     search_pass,
-    table_pool,
 )
+
+
+@nb.njit(cache=True, nogil=True)
+def table_pool(kv):
+    """The golf sweep's buffer ``kv`` (uint8, every byte ``INF`` = 255; unused by this
+    search) as a pool of EMPTY int64 slots for the search's hash set
+    (``hashset.pool_of``)."""
+    return pool_of(kv, LOG2_START)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -90,7 +99,7 @@ def solve_stockless(kt, exposed, heights, top, stop_at_win, max_states, moves_ou
     Under goal win a lost position's ``cards_left`` is what its line reaches, an upper
     bound of the optimum; under goal strokes it is the optimum.
 
-    ``pool`` (``search.table_pool``: int64 slots all EMPTY, or an empty array) holds the
+    ``pool`` (``table_pool``: int64 slots all EMPTY, or an empty array) holds the
     hash set while it fits, so that a batch of solves allocates none; it is left all
     EMPTY again.
     """
