@@ -2,12 +2,16 @@
 
     python benchmarks/bench_stockless.py                       # deals 1-1000, both games, both goals
     python benchmarks/bench_stockless.py --n 100 --game all-in-a-row --goal win
+    python benchmarks/bench_stockless.py --n 200 --goal strokes --pool both   # issue 42's A/B
 
 For each game (black-hole, all-in-a-row) and goal (win: is the deal winnable; strokes:
 a win, else the fewest cards left) it solves PySolFC deals 1..n.  The boards and their
 kernel arrays are made before timing and one untimed solve loads the compiled kernel;
 each deal is then timed around the kernel call alone (wall clock, and the process's CPU
-time, which a busy machine inflates less).
+time, which a busy machine inflates less).  ``--pool``: where the search's hash set lives,
+``kv`` (the golf sweep's buffer, as ``kernels.solve`` passes it: no table allocated per
+solve), ``none`` (a table allocated per solve, as before issue 42), or ``both``: each deal
+solved both ways one after the other (who goes first alternates), a row for each.
 
 It prints milliseconds per deal (mean, median, 99th percentile, max; mean CPU), states
 stored per deal (mean, max), deals won, deals unresolved (the state budget ``--max-states``
@@ -78,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="solver goal (default %(default)s)")
     parser.add_argument("--max-states", type=int, default=20_000_000,
                         help="state budget per deal (default %(default)s)")
+    parser.add_argument("--pool", choices=("kv", "none", "both"), default="kv",
+                        help="the hash set in the sweep's buffer, a table per solve, or both "
+                             "interleaved (default %(default)s)")
     args = parser.parse_args(argv)
     if args.n <= 0:
         parser.error("--n must be positive")
@@ -85,41 +92,53 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
     from golfstats.kernels.constants import TRUNCATED
-    from golfstats.kernels.stockless.solve import solve_stockless
+    from golfstats.kernels.stockless.solve import solve_stockless, table_pool
     from golfstats.rules import parse_variant
+    from golfstats.solver import solver_scratch
 
     goals = ("win", "strokes") if args.goal == "both" else (args.goal,)
     print("command: " + shlex.join([sys.executable, *sys.argv]))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'game':<12} {'goal':<7} {'deals':>5} {'mean ms':>7} {'median':>6} {'p99':>6} "
+    pools = ("kv", "none") if args.pool == "both" else (args.pool,)
+    print(f"{'game':<12} {'goal':<7} {'pool':<4} {'deals':>5} {'mean ms':>7} {'median':>6} {'p99':>6} "
           f"{'max ms':>6} {'cpu ms':>6} {'states':>7} {'max st.':>8} {'won':>4} "
           f"{'unres.':>6} {'peak MB':>7}")
     for game in args.game or GAMES:
         rules = parse_variant(game)
         kt, arrays = _inputs(rules, args.n)
         moves = np.empty(64, np.int64)
+        kv = solver_scratch(kt.stride)[0]
+        given = {"kv": table_pool(kv), "none": np.empty(0, np.int64)}
         for goal in goals:
             stop = goal == "win"
             a = arrays[0]
-            solve_stockless(kt, a.exposed, a.heights, a.top, stop, args.max_states, moves)  # warm-up
-            times, cpus, states = [], [], []
-            won = unresolved = 0
-            for a in arrays:
-                wall, cpu = time.perf_counter(), time.process_time()
-                status, w, _, _, n_states = solve_stockless(kt, a.exposed, a.heights, a.top, stop,
-                                                            args.max_states, moves)
-                times.append(time.perf_counter() - wall)
-                cpus.append(time.process_time() - cpu)
-                states.append(int(n_states))
-                won += bool(w)
-                unresolved += status == TRUNCATED and not w
-            ms = sorted(1e3 * t for t in times)
-            p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
-            print(f"{game:<12} {goal:<7} {len(ms):>5} {statistics.fmean(ms):>7.2f} "
-                  f"{statistics.median(ms):>6.2f} {p99:>6.1f} {ms[-1]:>6.1f} "
-                  f"{1e3 * statistics.fmean(cpus):>6.2f} {statistics.fmean(states):>7.0f} "
-                  f"{max(states):>8} {won:>4} {unresolved:>6} {_peak_mb():>7.1f}", flush=True)
+            for pool in pools:  # warm-up
+                solve_stockless(kt, a.exposed, a.heights, a.top, stop, args.max_states, moves,
+                                given[pool])
+            times = {p: [] for p in pools}
+            cpus = {p: [] for p in pools}
+            states = {p: [] for p in pools}
+            won = dict.fromkeys(pools, 0)
+            unresolved = dict.fromkeys(pools, 0)
+            for i, a in enumerate(arrays):
+                for pool in (pools if i % 2 == 0 else pools[::-1]):
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    status, w, _, _, n_states = solve_stockless(
+                        kt, a.exposed, a.heights, a.top, stop, args.max_states, moves, given[pool])
+                    times[pool].append(time.perf_counter() - wall)
+                    cpus[pool].append(time.process_time() - cpu)
+                    states[pool].append(int(n_states))
+                    won[pool] += bool(w)
+                    unresolved[pool] += status == TRUNCATED and not w
+            for pool in pools:
+                ms = sorted(1e3 * t for t in times[pool])
+                p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+                print(f"{game:<12} {goal:<7} {pool:<4} {len(ms):>5} {statistics.fmean(ms):>7.2f} "
+                      f"{statistics.median(ms):>6.2f} {p99:>6.1f} {ms[-1]:>6.1f} "
+                      f"{1e3 * statistics.fmean(cpus[pool]):>6.2f} "
+                      f"{statistics.fmean(states[pool]):>7.0f} {max(states[pool]):>8} "
+                      f"{won[pool]:>4} {unresolved[pool]:>6} {_peak_mb():>7.1f}", flush=True)
     return 0
 
 

@@ -15,6 +15,7 @@ comes back with ``resolved`` False, never as lost.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -51,27 +52,43 @@ def solve(board: Board, rules: Rules, goal: Goal | str = Goal.STROKES,
     """The optimal line of ``board`` under ``rules``.  ``cap`` limits the stock cards a line
     may turn; ``max_states`` bounds the stockless search (default
     ``kernels.constants.STOCKLESS_MAX_STATES``)."""
+    return solve_boards([board], rules, goal, cap, max_states)[0]
+
+
+def solve_boards(boards: Iterable[Board], rules: Rules, goal: Goal | str = Goal.STROKES,
+                 cap: int | None = None, max_states: int | None = None) -> list[Line]:
+    """``solve`` of each board, in order, for a file of many boards: the kernel tables,
+    the compiled entry and the scratch buffers are looked up once for them all (one set
+    per kind of start), not once a board."""
     from golfstats.kernels.constants import STOCKLESS_MAX_STATES, TRUNCATED
     from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
     from golfstats.kernels.solve import solver_for
 
-    goal = Goal(goal)
-    started = time.perf_counter()
-    tables = tables_for(rules, board.foundation is None)
-    kt = kernel_tables(tables)
-    if not kt.stockless and len(board.tableau) != 7:
-        raise ValueError("the golf solver sweeps 7-column boards")
-    arrays = board_arrays(board, tables)
-    moves_out = np.empty(max_line(board), np.int64)
-    kv, kb = solver_scratch(tables.stride)
-    status, won, strokes, stock_left, n_moves, states = solver_for(kt.stockless)(
-        kt, arrays.exposed, arrays.heights, arrays.stock, arrays.top,
-        len(board.stock) if cap is None else cap, goal is Goal.WIN,
-        STOCKLESS_MAX_STATES if max_states is None else max_states, kv, kb, moves_out)
-    if n_moves < 0:
-        raise RuntimeError("solver could not trace its line back (internal error)")
-    return Line.scored(moves_out[:n_moves], won, strokes, stock_left, states=int(states),
-                       seconds=time.perf_counter() - started, resolved=status != TRUNCATED)
+    goal_win = Goal(goal) is Goal.WIN
+    budget = STOCKLESS_MAX_STATES if max_states is None else max_states
+    prepared: dict[bool, tuple] = {}
+    lines = []
+    for board in boards:
+        started = time.perf_counter()
+        empty = board.foundation is None
+        if empty not in prepared:
+            tables = tables_for(rules, empty)
+            kt = kernel_tables(tables)
+            prepared[empty] = (tables, kt, solver_for(kt.stockless), solver_scratch(tables.stride))
+        tables, kt, kernel, (kv, kb) = prepared[empty]
+        if not kt.stockless and len(board.tableau) != 7:
+            raise ValueError("the golf solver sweeps 7-column boards")
+        arrays = board_arrays(board, tables)
+        moves_out = np.empty(max_line(board), np.int64)
+        status, won, strokes, stock_left, n_moves, states = kernel(
+            kt, arrays.exposed, arrays.heights, arrays.stock, arrays.top,
+            len(board.stock) if cap is None else cap, goal_win, budget, kv, kb, moves_out)
+        if n_moves < 0:
+            raise RuntimeError("solver could not trace its line back (internal error)")
+        lines.append(Line.scored(moves_out[:n_moves], won, strokes, stock_left,
+                                 states=int(states), seconds=time.perf_counter() - started,
+                                 resolved=status != TRUNCATED))
+    return lines
 
 
 def max_line(board: Board) -> int:

@@ -49,6 +49,7 @@ from golfstats.kernels.stockless.solve import (
     USE_WALK,
     _solve,
     solve_stockless,
+    table_pool,
 )
 from golfstats.reference import reference_solve
 from golfstats.rules import parse_variant
@@ -107,9 +108,16 @@ def solve(board: Board, rules, win: bool, max_states: int = LIMIT, opts: int = D
     kt, arrays = inputs(board, rules)
     moves = np.full(sum(map(len, board.tableau)) + 1, -9, np.int64)
     if opts == DEFAULT_RULES:
-        out = solve_stockless(kt, arrays.exposed, arrays.heights, arrays.top, win, max_states, moves)
+        # a pool of 2**15 slots: the table starts in it, grows in it once, then beyond it
+        buf = np.full(1 << 18, 255, np.uint8)
+        pool = table_pool(buf)
+        assert pool.shape[0] == 1 << 15
+        out = solve_stockless(kt, arrays.exposed, arrays.heights, arrays.top, win, max_states,
+                              moves, pool)
+        assert (buf == 255).all(), "the pool is left as it was given"
     else:
-        out = _solve(kt, arrays.exposed, arrays.heights, arrays.top, win, max_states, moves, opts)
+        out = _solve(kt, arrays.exposed, arrays.heights, arrays.top, win, max_states, moves, opts,
+                     np.empty(0, np.int64))
     status, won, left, n, states = out
     return int(status), bool(won), int(left), [int(m) for m in moves[:n]], int(states)
 
@@ -480,3 +488,24 @@ def test_successor_rule_keeps_cards_that_can_be_followed():
     assert not _last(r, 0, 2)
     r = rule_inputs(bh("KS", "5C 9D", "TC"), BLACK_HOLE)
     assert not _last(r, 0, 2)
+
+
+def test_pool_gives_the_same_answers_and_is_left_empty():
+    """The hash set in a pool (in it, grown in it, grown past it) answers as one of its own."""
+    rules = GAMES[0]
+    seen_past = False
+    for number in (1, 2, 3, 4):
+        board = pysol_board(rules, number)
+        kt, arrays = inputs(board, rules)
+        for win in (True, False):
+            got = []
+            for size in (0, 1 << 18, 1 << 24):
+                buf = np.full(size, 255, np.uint8)
+                moves = np.full(60, -9, np.int64)
+                out = solve_stockless(kt, arrays.exposed, arrays.heights, arrays.top, win, LIMIT,
+                                      moves, table_pool(buf))
+                assert (buf == 255).all()
+                got.append((tuple(int(v) for v in out), tuple(moves[:out[3]])))
+                seen_past |= size == 1 << 18 and out[4] > 1 << 14
+            assert got[0] == got[1] == got[2], (number, win)
+    assert seen_past, "some deal grows its table past a pool of 2**15 slots"

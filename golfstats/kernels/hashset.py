@@ -90,3 +90,54 @@ def grow(table):
         if k != EMPTY:
             insert(bigger, k)
     return bigger
+
+
+@nb.njit(cache=True, nogil=True)
+def pool_of(buf, min_log2):
+    """A uint8 buffer whose bytes are all 255 seen as int64 slots, every one EMPTY: the
+    largest power-of-two prefix of it, or an empty array when that is under
+    ``2**min_log2`` slots."""
+    size = 1
+    while size * 16 <= buf.shape[0]:
+        size *= 2
+    if size < (1 << min_log2):
+        return np.empty(0, np.int64)
+    return buf[:size * 8].view(np.int64)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _in_pool(table, pool):
+    return pool.shape[0] > 0 and table.ctypes.data == pool.ctypes.data
+
+
+@nb.njit(cache=True, nogil=True)
+def grow_in(table, pool, used):
+    """``grow`` for a set that may live in ``pool`` (its first slots): twice the size inside
+    the pool when it fits (the ``used`` keys rehashed), else a new array (and the pool's
+    slots EMPTY again)."""
+    size = table.shape[0]
+    if not _in_pool(table, pool):
+        return grow(table)
+    if pool.shape[0] < 2 * size:
+        bigger = grow(table)
+        table[:] = EMPTY
+        return bigger
+    keys = np.empty(used, np.int64)
+    n = 0
+    for i in range(size):
+        if table[i] != EMPTY:
+            keys[n] = table[i]
+            n += 1
+            table[i] = EMPTY
+    bigger = pool[:2 * size]
+    mask = 2 * size - 1
+    for i in range(n):
+        insert_at(bigger, keys[i], slot_of(keys[i], mask))
+    return bigger
+
+
+@nb.njit(cache=True, nogil=True)
+def release(table, pool):
+    """Leave ``pool`` all EMPTY again: the slots the set spanned, if it lived there."""
+    if _in_pool(table, pool):
+        table[:] = EMPTY

@@ -28,7 +28,7 @@ import numba as nb
 from golfstats.kernels.constants import FINISHED
 from golfstats.kernels.golf.meet import MEET_BUDGET, meet_any_time
 from golfstats.kernels.golf.sweep import sweep_any_time, sweep_when_stuck
-from golfstats.kernels.stockless.solve import solve_stockless
+from golfstats.kernels.stockless.solve import solve_stockless, table_pool
 
 KING, ACE = 13, 1
 
@@ -45,8 +45,10 @@ def _solve(stockless, kt, exposed, heights, stock, top, cap, stop_at_win, max_st
            moves_out):
     # ``stockless`` is a constant wherever this is inlined: numba prunes the other branch
     if stockless:
+        # the sweep's buffer ``kv`` (unused here) holds the search's hash set
         status, won, left, n_moves, states = solve_stockless(kt, exposed, heights, top,
-                                                             stop_at_win, max_states, moves_out)
+                                                             stop_at_win, max_states, moves_out,
+                                                             table_pool(kv))
         return status, won, left, 0, n_moves, states
     if use_meet(kt, stock):
         ok, won, strokes, stock_left, n_moves, states = meet_any_time(

@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
-from golfstats.kernels.hashset import grow, insert_at, new_set, prefetch, slot_of
+from golfstats.kernels.hashset import grow_in, insert_at, new_set, prefetch, release, slot_of
 from golfstats.kernels.stockless.canon import canonical_tables
 from golfstats.kernels.stockless.rules import (
     ALL_KINDS,
@@ -34,16 +34,18 @@ from golfstats.kernels.stockless.rules import (
 #: for themselves (``kernels.stockless`` gives the measurements).
 USE_WALK, USE_UNREACHED, USE_BURIED, USE_CANONICAL, USE_ORDER, USE_LAST = 1, 2, 4, 8, 16, 32
 DEFAULT_RULES = USE_WALK | USE_CANONICAL | USE_ORDER
-_LOG2_START = 14  # initial hash set: 2**14 slots (128 KB), doubled at half load
+LOG2_START = 14  # initial hash set: 2**14 slots (128 KB), doubled at half load
 
 
 @nb.njit(cache=True, nogil=True)
-def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out, opts):
+def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_out, opts,
+                pool):
     """One depth-first pass.  ``win_only``: prune states proved lost (pass 1); else prune
     states whose cards-left bound is >= the best line's, starting at ``bound`` (pass 2).
     Returns ``(status, won, best_left, n_moves, states)``; ``moves_out[:n_moves]`` leads
     to a state with ``best_left`` cards (not played on), left as it was if none beat
-    ``bound``."""
+    ``bound``.  ``pool``: every slot EMPTY (``hashset.pool_of``), or empty; the hash set
+    lives in it while it fits and it is left all EMPTY again."""
     top_kind, kind_top, pred, fol, wrap = kind_relations(kt)
     accepts = kt.accepts
     ncols = heights0.shape[0]
@@ -90,8 +92,8 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
         if botcnt[k] > 0:
             ends |= 1 << (k - 1)
 
-    table = new_set(_LOG2_START)
-    hmask = (1 << _LOG2_START) - 1
+    table = pool[:1 << LOG2_START] if pool.shape[0] >= 1 << LOG2_START else new_set(LOG2_START)
+    hmask = (1 << LOG2_START) - 1
     # canonical key = raw key + canon (the groups' deltas, kept in step with the heights)
     group, place, delta = canonical_tables(kinds, heights0, shifts)
     gindex = np.zeros(delta.shape[0], np.int64)
@@ -143,10 +145,9 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                     last[0] |= 1 << c
         if last[0] & (last[0] - 1):
             dead = True
-    if left == 0:
-        return FINISHED, True, 0, 0, used
-    if (win_only and dead) or (not win_only and root_bound >= best):
-        return FINISHED, False, best, 0, used
+    if left == 0 or (win_only and dead) or (not win_only and root_bound >= best):
+        release(table, pool)
+        return FINISHED, left == 0, 0 if left == 0 else best, 0, used
 
     d = 0
     fkey[0] = key
@@ -281,7 +282,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                 if insert_at(table, g_key[j], g_slot[j]):
                     used += 1
                     if 2 * used > table.shape[0]:
-                        table = grow(table)
+                        table = grow_in(table, pool, used)
                         hmask = table.shape[0] - 1
                         for jj in range(j + 1, ng):
                             g_slot[jj] = slot_of(g_key[jj], hmask)
@@ -363,4 +364,5 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                 cnt[x] += 1
                 nz |= 1 << x
                 left += 1
+    release(table, pool)
     return status, won, best, best_n, used

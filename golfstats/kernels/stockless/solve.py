@@ -59,8 +59,10 @@ from __future__ import annotations
 import numba as nb
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
+from golfstats.kernels.hashset import pool_of
 from golfstats.kernels.stockless.search import (  # noqa: F401  (the flags, for callers)
     DEFAULT_RULES,
+    LOG2_START,
     USE_BURIED,
     USE_CANONICAL,
     USE_LAST,
@@ -72,7 +74,15 @@ from golfstats.kernels.stockless.search import (  # noqa: F401  (the flags, for 
 
 
 @nb.njit(cache=True, nogil=True)
-def solve_stockless(kt, exposed, heights, top, stop_at_win, max_states, moves_out):
+def table_pool(kv):
+    """The golf sweep's buffer ``kv`` (uint8, every byte ``INF`` = 255; unused by this
+    search) as a pool of EMPTY int64 slots for the search's hash set
+    (``hashset.pool_of``)."""
+    return pool_of(kv, LOG2_START)
+
+
+@nb.njit(cache=True, nogil=True)
+def solve_stockless(kt, exposed, heights, top, stop_at_win, max_states, moves_out, pool):
     """Solve a stockless position.  Returns ``(status, won, cards_left, n_moves, states)``.
 
     ``kt``: ``tables.KernelTables`` of the rule set; ``exposed[c, h]``: kind of column c's
@@ -88,12 +98,17 @@ def solve_stockless(kt, exposed, heights, top, stop_at_win, max_states, moves_ou
     win was found), never proved lost, and ``cards_left`` is what the line reaches.
     Under goal win a lost position's ``cards_left`` is what its line reaches, an upper
     bound of the optimum; under goal strokes it is the optimum.
+
+    ``pool`` (``table_pool``: int64 slots all EMPTY, or an empty array) holds the
+    hash set while it fits, so that a batch of solves allocates none; it is left all
+    EMPTY again.
     """
-    return _solve(kt, exposed, heights, top, stop_at_win, max_states, moves_out, DEFAULT_RULES)
+    return _solve(kt, exposed, heights, top, stop_at_win, max_states, moves_out, DEFAULT_RULES,
+                  pool)
 
 
 @nb.njit(cache=True, nogil=True)
-def _solve(kt, exposed, heights, top, stop_at_win, max_states, moves_out, opts):
+def _solve(kt, exposed, heights, top, stop_at_win, max_states, moves_out, opts, pool):
     hmax = 0
     for c in range(heights.shape[0]):
         hmax = max(hmax, heights[c])
@@ -106,13 +121,13 @@ def _solve(kt, exposed, heights, top, stop_at_win, max_states, moves_out, opts):
     if moves_out.shape[0] < heights.sum():
         raise ValueError("moves_out must hold one move per card in the tableau")
     status, won, left, n, states = search_pass(kt, exposed, heights, top, True, heights.sum(),
-                                           max_states, moves_out, opts)
+                                           max_states, moves_out, opts, pool)
     if status == FINISHED and not won:
         left, n = _play_on(kt, exposed, heights, top, moves_out, n)
         if not stop_at_win and left > 1:
             # the first pass proved left >= 1; find the fewest, below its line
             status, won2, left2, n2, states2 = search_pass(kt, exposed, heights, top, False, left,
-                                                       max_states - states, moves_out, opts)
+                                                       max_states - states, moves_out, opts, pool)
             states += states2
             if left2 < left:
                 left, n = _play_on(kt, exposed, heights, top, moves_out, n2)
