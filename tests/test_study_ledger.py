@@ -73,7 +73,9 @@ def test_chunk_tallies_add_up_to_the_whole(rows):
 
 def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
     share = (index * 7 % 10) / 10
-    strokes = [(index + k) % 9 - 4 for k in range(orders)]  # a stand-in's realised strokes
+    won = round(share * orders)  # a stand-in's realised strokes: it wins no order the
+    strokes = [-(k % 3) if k < won // 2 else 1 + (index + k) % 8  # clairvoyant player loses
+               for k in range(orders)]
     return {"deal_index": index, "win_p": share * 0.4 + index * 1e-3, "share": share,
             "resolved": True, "states": 1, "peak_bytes": 1, "seconds": 0.0,
             "order_strokes": strokes}

@@ -42,6 +42,11 @@ def study(
                           "holds (an unfinished part's figures rest on the deals it has "
                           "finished, and the README says so).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+    seal_ledger: Annotated[bool, typer.Option(
+        "--seal-ledger", help="Give every consistent record of the ledger under --out that "
+                              "has no digest (written before digests) its digest, say each "
+                              "record that is inconsistent or altered, and stop: nothing is "
+                              "played (docs/study-ledger.md).")] = False,
 ) -> None:
     """The committed study: every king rule with/without 2 jokers and empty-start, plus
     black-hole and all-in-a-row; random, greedy, lookahead, exact (sampling on fewer deals);
@@ -50,6 +55,9 @@ def study(
     the plain king rules; tables, charts, README.  Killed, the same command continues."""
     import os
 
+    if seal_ledger:
+        _seal(out)
+        return
     from golfstats.runs import VARIANT_ORDER
     from golfstats.study import SAMPLING_VARIANTS, StudyConfig, StudyError, run_study
 
@@ -81,3 +89,21 @@ def study(
         fail(str(exc), code=DATA_ERROR)
     if not plan_only:
         typer.echo(f"study done in {result.seconds / 60:.1f} min; see {out / 'README.md'}")
+
+
+def _seal(out: Path) -> None:
+    """``--seal-ledger``: the ledger's records without a digest sealed (the migration)."""
+    from golfstats.study.ledger import LEDGER, LedgerError, seal, sitting
+
+    ledger = out / LEDGER
+    if not ledger.is_dir():
+        fail(f"no ledger to seal: {ledger} is not a folder", DATA_ERROR)
+    try:
+        with sitting(ledger, typer.echo):
+            done, kept, left = seal(ledger)
+    except LedgerError as exc:
+        fail(str(exc), DATA_ERROR)
+    typer.echo(f"{ledger}: {done:,} records sealed, {kept:,} already sealed, {left:,} left "
+               "unsealed (inconsistent or altered: said above)")
+    if left:
+        raise typer.Exit(DATA_ERROR)

@@ -43,7 +43,7 @@ import numpy as np
 import polars as pl
 
 from golfstats.stats import MeanEstimate, plain_mean, regression_mean
-from golfstats.study.ledger import SITTING, read_json, write_json
+from golfstats.study.ledger import SITTING, read_valued, write_json
 
 ESTIMATOR = "regression on the clairvoyant share"
 ROW_SCHEMA = {"deal_index": pl.Int64, "win_p": pl.Float64, "share": pl.Float64,
@@ -107,12 +107,9 @@ def _deal_path(folder: Path, index: int) -> Path:
 
 
 def read_rows(folder: Path) -> pl.DataFrame:
-    """The valued deals in ``folder``, by deal index (unreadable files are ignored)."""
-    rows = []
-    for path in sorted(folder.glob("deal-*.json")):
-        data = read_json(path)
-        if data is not None and set(ROW_SCHEMA) <= set(data):
-            rows.append({**{k: data[k] for k in ROW_SCHEMA}, **_sitting(data)})
+    """The valued deals in ``folder``, by deal index (a record that cannot be believed is
+    set aside and said, ``study.ledger.read_valued``: its deal is valued again)."""
+    rows = [{**{k: data[k] for k in ROW_SCHEMA}, **_sitting(data)} for data in read_valued(folder)]
     schema = {**ROW_SCHEMA, **SITTING_COLUMNS}
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
