@@ -27,7 +27,8 @@ from golfstats.solver import solve
 
 runner = CliRunner()
 KEYS = {"board", "variant", "goal", "win_p", "expected_strokes", "resolved", "clairvoyant_won",
-        "clairvoyant_strokes", "states", "peak_bytes", "disk_bytes", "seconds"}
+        "clairvoyant_strokes", "states", "tables_bytes_estimate", "peak_rss_bytes", "disk_bytes",
+        "seconds"}
 
 
 def _odds(*args: str) -> list[dict]:

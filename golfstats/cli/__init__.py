@@ -98,10 +98,11 @@ def _fault(exc: OSError) -> str:
 def _is_devnull() -> bool:
     """Whether standard output is /dev/null."""
     import os
+    import sys
 
     try:
-        mine, null = os.fstat(1), os.stat(os.devnull)
-    except OSError:
+        mine, null = os.fstat(sys.stdout.fileno()), os.stat(os.devnull)
+    except (OSError, ValueError, AttributeError):
         return False
     return (mine.st_dev, mine.st_ino, mine.st_rdev) == (null.st_dev, null.st_ino, null.st_rdev)
 
@@ -114,7 +115,7 @@ def _quiet_exit() -> None:
 
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.__stdout__.fileno())
+        os.dup2(devnull, sys.stdout.fileno())
     except (OSError, AttributeError, ValueError):
         pass
     sys.exit(0)

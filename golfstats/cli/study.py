@@ -98,12 +98,19 @@ def _seal(out: Path) -> None:
     ledger = out / LEDGER
     if not ledger.is_dir():
         fail(f"no ledger to seal: {ledger} is not a folder", DATA_ERROR)
+    first: list[str] = []
+
+    def note(line: str) -> None:
+        typer.echo(line)
+        if not first:
+            first.append(line.removeprefix("ledger: "))
+
     try:
-        with sitting(ledger, typer.echo):
+        with sitting(ledger, note):
             done, kept, left = seal(ledger)
     except LedgerError as exc:
         fail(str(exc), DATA_ERROR)
     typer.echo(f"{ledger}: {done:,} records sealed, {kept:,} already sealed, {left:,} left "
                "unsealed (inconsistent or altered: said above)")
     if left:
-        raise typer.Exit(DATA_ERROR)
+        fail(f"{left:,} records of {ledger} left unsealed, the first: {first[0]}", DATA_ERROR)

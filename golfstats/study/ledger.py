@@ -50,6 +50,7 @@ from golfstats.study.records import (
     plan_problem,
     report_to,
     say,
+    say_once,
     sealed,
     set_aside,
 )
@@ -213,30 +214,34 @@ class ChunkRecord:
 
 def read_chunks(ledger: Path, run: PlannedRun) -> dict[int, ChunkRecord]:
     """The run's finished chunks in the ledger, by index.  A file that is unreadable,
-    altered, inconsistent, of another run or of another chunking is set aside and said
-    (``study.records``); its chunk is played again."""
+    altered or inconsistent is set aside and said (``study.records``); one of another run
+    or chunking is not used (said once per run); either way its chunk is played again."""
     identity = run.identity()
     out = {}
-    unsealed = 0
+    unsealed = foreign = 0
     for chunk in run.chunks():
         want = [chunk.index, chunk.start, chunk.stop]
 
         def problem(data: dict, want=want) -> str:
-            if data.get("format") != FORMAT:
-                return f"is of format {data.get('format')!r}, not {FORMAT}"
-            if data.get("identity") != identity:
-                return "is of another run (its identity is not the plan's)"
-            if data.get("chunk") != want:
-                return f"is of chunk {data.get('chunk')!r}, not {want}"
+            nonlocal foreign
+            if (data.get("format") != FORMAT or data.get("identity") != identity
+                    or data.get("chunk") != want):
+                foreign += 1  # of another plan: not a record of this run to doubt
+                return ""
             return chunk_problem(data)
 
+        before = foreign
         data, legacy = read_record(ledger, chunk_path(ledger, run, chunk.index), problem)
-        if data is None:
+        if data is None or foreign > before:
             continue
         unsealed += legacy
         out[chunk.index] = ChunkRecord(chunk, _frame(data["tally"], TALLY_SCHEMA),
                                        _frame(data["pairs"], PAIR_SCHEMA), float(data["seconds"]),
                                        data.get("sitting", {}))
+    if foreign:
+        say_once(("foreign", ledger / run.name),
+                 f"ledger: {ledger / run.name}: {foreign} records of another run or chunking than "
+                 "the plan's are not used (their chunks are played again, over them)")
     note_unsealed(ledger / run.name, unsealed)
     return out
 

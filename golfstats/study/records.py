@@ -107,12 +107,19 @@ def set_aside(ledger: Path, path: Path, why: str) -> Path | None:
     return target
 
 
+def say_once(key, message: str) -> None:
+    """Say ``message`` the first time ``key`` comes (the ledger is read several times a
+    sitting)."""
+    if key not in _unsealed_said:
+        _unsealed_said.add(key)
+        say(message)
+
+
 def note_unsealed(folder: Path, count: int) -> None:
     """Say once per folder that it holds records without a digest."""
-    if count and folder not in _unsealed_said:
-        _unsealed_said.add(folder)
-        say(f"ledger: {folder}: {count} records have no digest (written before digests); "
-            "`golfstats study --seal-ledger` seals them")
+    if count:
+        say_once(folder, f"ledger: {folder}: {count} records have no digest (written before "
+                         "digests); `golfstats study --seal-ledger` seals them")
 
 
 # ------------------------------------------------------------------ consistency
