@@ -11,13 +11,25 @@ All in a Row) nothing is hidden and the value is the exact solver's verdict.
 
 Limits are explicit: a computation over ``max_states`` or ``max_bytes`` returns
 ``resolved=False`` with NaN values, never an approximation.
+
+Memory, measured: ``max_bytes`` is the budget of the kernel's tables; ``process_bytes``
+is a budget for the whole process instead, of which the tables get what the process does
+not already hold (its resident set at the call: the interpreter, numpy, numba, polars and
+the compiled kernels, ``resident()``).  Each ``Odds`` carries ``peak_rss_bytes``, the
+process's measured peak resident set during the computation (Linux's VmHWM, reset before
+it where the system allows; else the process's peak so far), beside the kernel's
+``tables_bytes_estimate`` (``Stats.peak_bytes``: the tables' bytes at their largest, or
+what they would have needed when unresolved).  The first passes' bit rows (W, G) are
+checked against the budget only after each pass, so a deal whose rows are over it can
+hold more than the budget for that pass before it is reported unresolved.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from golfstats.board import Board
 from golfstats.engine import DRAW, Position, Top, legal_moves
@@ -25,7 +37,8 @@ from golfstats.goals import Goal
 from golfstats.honest_table import COLUMNS, DEFAULT_MAX_BYTES, Keep, Stats, Table, compute
 from golfstats.rules import Game, Rules
 
-__all__ = ["DEFAULT_MAX_BYTES", "Goal", "Keep", "MoveOdds", "Odds", "Stats", "Table", "odds"]
+__all__ = ["DEFAULT_MAX_BYTES", "Goal", "Keep", "MoveOdds", "Odds", "Stats", "Table", "odds",
+           "resident"]
 
 
 @dataclass(frozen=True)
@@ -55,26 +68,59 @@ class Odds:
     stats: Stats
     table: Table | None = field(default=None, repr=False)
     exact_solver: bool = False
+    #: The process's peak resident set during the computation, measured (0: not measured).
+    peak_rss_bytes: int = 0
 
     def to_record(self) -> dict:
-        """JSON-ready (NaN as None)."""
+        """JSON-ready (NaN as None).  ``tables_bytes_estimate``: the kernel's count of its
+        tables' bytes (``Stats.peak_bytes``); ``peak_rss_bytes``: the process, measured."""
         def num(x: float) -> float | None:
             return None if math.isnan(x) else x
 
         return {"goal": self.goal.value, "win_p": num(self.win_p),
                 "expected_strokes": num(self.expected_strokes), "resolved": self.resolved,
-                "states": self.stats.states, "peak_bytes": self.stats.peak_bytes,
+                "states": self.stats.states, "tables_bytes_estimate": self.stats.peak_bytes,
+                "peak_rss_bytes": self.peak_rss_bytes,
                 "disk_bytes": self.stats.disk_bytes, "seconds": round(self.stats.seconds, 6)}
+
+
+def resident() -> tuple[int, int]:
+    """(the process's resident set now, its peak), in bytes: /proc/self/status's VmRSS and
+    VmHWM; where there is no /proc, the peak (``resource``'s ru_maxrss) for both."""
+    try:
+        text = open("/proc/self/status").read()
+        now = re.search(r"VmRSS:\s+(\d+) kB", text)
+        peak = re.search(r"VmHWM:\s+(\d+) kB", text)
+        if now and peak:
+            return int(now.group(1)) * 1024, int(peak.group(1)) * 1024
+    except OSError:
+        pass
+    import resource as _resource
+
+    peak = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * 1024
+    return peak, peak
+
+
+def _reset_peak() -> None:
+    """Start the peak resident set afresh (Linux: "5" to /proc/self/clear_refs)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
 
 
 def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,
          max_states: int | None = None, max_bytes: int | None = None, top: Top | None = None,
-         keep: Keep = Keep.VALUE, progress=None, orders=()) -> Odds:
+         keep: Keep = Keep.VALUE, progress=None, orders=(), process_bytes: int | None = None) -> Odds:
     """The honest value of ``board`` (a deal or a mid-game position) under ``rules``.
 
     ``top`` overrides the top the board's foundation card stands for (a mid-game top
     such as a dead Queen or a joker's meanings, which board text cannot hold).
-    ``max_bytes`` (default ``DEFAULT_MAX_BYTES``) and ``max_states`` bound the work.
+    ``max_bytes`` (default ``DEFAULT_MAX_BYTES``) and ``max_states`` bound the work;
+    ``process_bytes``, a budget of the whole process, gives the tables what the process
+    does not hold at the call (at least 1 byte: a budget under the resident set leaves
+    every deal with a stock unresolved).
     ``keep`` what the ``table`` keeps for later (``honest_table.Keep``: nothing, the
     board's own stock order, or every order and position).  ``progress(pass_name, done,
     total, info)`` is told how a long computation goes (goals win: pass by pass and layer
@@ -82,15 +128,19 @@ def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,
     further stock orders (kinds in draw order) the table serves play-outs of.
     """
     goal = Goal(goal)
+    _reset_peak()
     if rules.game is not Game.GOLF or not rules.layout.has_stock:
-        return _exact(board, rules, goal)
+        return replace(_exact(board, rules, goal), peak_rss_bytes=resident()[1])
+    if process_bytes is not None:
+        max_bytes = max(int(process_bytes) - resident()[0], 1)
     solution = compute(board, rules, goal, keep=keep, max_states=max_states, max_bytes=max_bytes,
                        top=top, progress=progress, orders=orders)
+    peak = resident()[1]
     moves: tuple[MoveOdds, ...] = ()
     if solution.resolved:
         moves = _move_odds(solution.moves_p, solution.moves_e, board, rules, top, goal)
     return Odds(goal, solution.win_p, solution.expected_strokes, solution.resolved, moves,
-                solution.stats, solution.table)
+                solution.stats, solution.table, peak_rss_bytes=peak)
 
 
 def _exact(board: Board, rules: Rules, goal: Goal) -> Odds:

@@ -72,12 +72,15 @@ class MoveReview:
 @dataclass(frozen=True)
 class Review:
     """The whole game: the deal's ``odds`` at the start (its stats: the one table), each
-    move reviewed, the game's result, and the totals given away."""
+    move reviewed, the game's result, and the totals given away.  ``finished``: the game
+    ends where the hand does (won, or no legal move left); a game that stops while moves
+    remain is unfinished, and ``strokes`` is then the cards left where it stopped."""
 
     odds: Odds
     moves: tuple[MoveReview, ...]
     won: bool
     strokes: int
+    finished: bool = True
 
     @property
     def given_p(self) -> float:
@@ -182,7 +185,8 @@ def review(game: Game, max_bytes: int | None = None, progress=None) -> Review:
         out.append(MoveReview(number, move, card, before, chosen, after, best, best_card,
                               before[0] - chosen[0], chosen[1] - before[1]))
         before = after
-    return Review(start, tuple(out), is_won(pos), _strokes(pos))
+    return Review(start, tuple(out), is_won(pos), _strokes(pos),
+                  is_won(pos) or not legal_moves(rules, pos))
 
 
 def _same(a: tuple[float, float], b: tuple[float, float]) -> bool:

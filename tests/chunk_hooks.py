@@ -32,3 +32,16 @@ def kill_run_at_chunk(chunk: Chunk) -> None:
     as a power cut would; the run was started in a session of its own."""
     if chunk.index == KILL_AT_CHUNK:
         os.killpg(os.getpgid(0), signal.SIGKILL)
+
+
+def slow_chunk(chunk: Chunk) -> None:
+    """Half a second a chunk: a run long enough for a second writer to meet it."""
+    import time
+
+    time.sleep(0.5)
+
+
+def kill_run_at_chunk_2(chunk: Chunk) -> None:
+    """``kill_run_at_chunk`` when chunk 2 starts (a run of few chunks)."""
+    if chunk.index == 2:
+        os.killpg(os.getpgid(0), signal.SIGKILL)

@@ -8,14 +8,24 @@ bad inputs: a wrong variant, a malformed board (or run), n <= 0, unwritable path
 (``file.txt/x``, ``/proc/x``), a missing file and a folder that is not a run.  An input
 a command does not take is left out of its rows.  ``python tests/test_errors.py`` prints
 the table (command, input, exit code, message).
+
+Faults and tampering (issue 38) have rows too: a run's part deleted, truncated or
+altered; a ledger record altered, truncated or without a key (``study --seal-ledger``);
+a second writer; a run killed then continued with the same command; a full disk; a
+closed pipe.  A row of exit code 0 (the run continued, the pipe closed) wants nothing on
+stderr.  (The same faults through real processes, a real pipe and a small tmpfs are in
+tests/test_run_integrity.py.)
 """
 
 from __future__ import annotations
 
 import io
 import json
+import shutil
+import socket
+import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +47,7 @@ class Case:
     args: tuple[str, ...]  # "{x}" is replaced by the sandbox folder
     code: int
     needle: str = ""
+    fault: str = ""  # a fault injected while the command runs (``_FAULTS``)
 
 
 def _cases() -> list[Case]:
@@ -145,7 +156,37 @@ def _cases() -> list[Case]:
 
     for cmd in ("variants", "policies"):
         add(Case(cmd, "unknown option", (cmd, "--variant", "nope"), USAGE, "no such option"))
+
+    # faults and tampering (issue 38)
+    add(Case("par", "a part deleted", ("par", "{x}/deleted", "-p", "greedy"), DATA,
+             "part-000000.parquet is missing"))
+    add(Case("report", "a part truncated", ("report", "{x}/truncated", "--out", "{x}/rep"), DATA,
+             "part-000000.parquet is truncated"))
+    add(Case("compare", "a part altered", ("compare", "{x}/altered", "-p", "greedy", "-p", "lookahead"),
+             DATA, "part-000000.parquet is altered"))
+    add(Case("odds", "--max-memory below the process's floor",
+             ("odds", "--pysol", "1", "--max-memory", "0.02"), USAGE, "floor"))
+    for what in ("altered", "truncated", "without its tally key"):
+        add(Case("study", f"a ledger record {what} (--seal-ledger)",
+                 ("study", "--out", f"{{x}}/ledger-{what.split()[-2 if 'key' in what else 0]}",
+                  "--seal-ledger"), DATA, "chunk-000000.json"))
+    add(Case("simulate", "a second writer", (*_SAME, "{x}/held"), DATA, "being written by pid"))
+    add(Case("study", "a second writer", ("study", "--out", "{x}/ledger-held", "--seal-ledger"), DATA,
+             "being written by pid"))
+    add(Case("simulate", "killed, then the same command", (*_SAME, "{x}/killed"), 0))
+    add(Case("simulate", "a full disk", (*_SAME, "{x}/full"), DATA, "No space left on device",
+             fault="full disk"))
+    add(Case("study", "a full disk (--seal-ledger)", ("study", "--out", "{x}/ledger-full",
+                                                      "--seal-ledger"),
+             DATA, "No space left on device", fault="full disk"))
+    add(Case("deal", "a closed pipe (| head)", ("deal", "--pysol", "1"), 0, fault="closed pipe"))
     return out
+
+
+#: The command that made the sandbox's small run (its identity in run.json): the same
+#: command continues it.
+_SAME = ("simulate", "--variant", "strict", "-n", "20", "--seed", "7", "-p", "greedy", "-p",
+         "lookahead", "--chunk-size", "20", "--workers", "1", "-q", "--out")
 
 
 CASES = _cases()
@@ -179,13 +220,115 @@ def sandbox(folder: Path) -> Path:
     info.update(identity={"variant": "strict", "rules_version": RULES_VERSION, "seed": 7, "n": 20,
                           "policies": ["greedy", "lookahead"], "goal": "strokes"}, chunk_size=20)
     (run / "run.json").write_text(json.dumps(info))
+    _faults(folder, run)
     return folder
 
 
-def invoke(argv: list[str]) -> tuple[int, str, str]:
+def _sealed_copy(run: Path, to: Path, status: str = "complete") -> Path:
+    """``run`` as simulate writes it now: one part per chunk recorded in run.json."""
+    from golfstats.runs.write import part_record
+
+    shutil.copytree(run, to)
+    (part,) = (to / "deals").glob("part-*.parquet")
+    part = part.rename(to / "deals" / "part-000000.parquet")
+    info = json.loads((to / "run.json").read_text())
+    info.update(status=status, chunks=1, parts={part.name: part_record(part, 20, 40)},
+                summary={k: v for k, v in part_record(to / "summary.parquet", 0, 0).items()
+                         if k in ("bytes", "sha256")})
+    (to / "run.json").write_text(json.dumps(info))
+    return to
+
+
+def _faults(folder: Path, run: Path) -> None:
+    """The sandbox's tampered runs and ledgers, a dead writer's run and live writers."""
+    from golfstats.locks import LOCK
+    from golfstats.study.ledger import write_json
+
+    for how in ("deleted", "truncated", "altered"):
+        part = _sealed_copy(run, folder / how) / "deals" / "part-000000.parquet"
+        data = part.read_bytes()
+        if how == "deleted":
+            part.unlink()
+        elif how == "truncated":
+            part.write_bytes(data[:-100])
+        else:
+            part.write_bytes(data[:100] + bytes([data[100] ^ 1]) + data[101:])
+    tally = {"variant": "strict", "policy": "greedy", "n": 18, "truncated": 0, "wins": 0,
+             "strokes_sum": 90, "strokes_sq": 450, "points_sum": 0, "draws_sum": 0, "n_moves_sum": 0,
+             "longest_chain_sum": 0, "states_sum": 0, "max_states": 0, "seconds_sum": 0.0,
+             "n_win_p": 0, "win_p_sum": 0.0, "win_p_sq": 0.0, "n_expected_strokes": 0,
+             "expected_strokes_sum": 0.0, "stroke_hist": [[5, 18]]}
+    chunk = {"format": 1, "run": "strict-n18-s1", "identity": {"policies": ["greedy"]},
+             "chunk": [0, 0, 18], "seconds": 1.0, "tally": [tally], "pairs": []}
+    for what in ("altered", "truncated", "tally", "held", "full"):
+        path = folder / f"ledger-{what}" / "ledger" / "strict-n18-s1" / "chunk-000000.json"
+        write_json(path, chunk)
+        text = path.read_text()
+        if what == "altered":
+            path.write_text(text.replace('"seconds":1.0', '"seconds":2.0'))
+        elif what == "truncated":
+            path.write_text(text[:40])
+        elif what == "tally":
+            data = json.loads(text)
+            del data["tally"], data["digest"]
+            path.write_text(json.dumps(data))
+        elif what == "full":
+            data = json.loads(text)
+            del data["digest"]  # to be sealed: written on a full disk
+            path.write_text(json.dumps(data))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True)
+    killed = _sealed_copy(run, folder / "killed", status="running")
+    (killed / LOCK).write_text(json.dumps({"pid": int(gone.stdout), "host": socket.gethostname(),
+                                           "start": None, "command": "golfstats simulate"}))
+    _sealed_copy(run, folder / "held")
+    _sealed_copy(run, folder / "full")
+    (folder / "full" / "run.json").write_text(
+        (folder / "full" / "run.json").read_text().replace('"complete"', '"failed"'))
+
+
+@contextmanager
+def _fault(name: str):
+    """A fault while the command runs: run.json's and the ledger's writes find the disk
+    full; standard output's reader is gone."""
+    if not name:
+        yield None
+        return
+    if name == "closed pipe":  # a real pipe whose reading end is closed
+        import os
+
+        read, write = os.pipe()
+        os.close(read)
+        stdout = open(write, "w", buffering=1)  # noqa: SIM115 (closed below)
+        try:
+            yield stdout
+        finally:
+            try:
+                stdout.close()
+            except OSError:
+                pass
+        return
+    import golfstats.atomic as atomic
+
+    real = atomic.write_atomic
+
+    def full(path, write):
+        raise OSError(28, "No space left on device", str(path))
+
+    atomic.write_atomic = full
+    try:
+        yield None
+    finally:
+        atomic.write_atomic = real
+
+
+
+
+
+def invoke(argv: list[str], out=None) -> tuple[int, str, str]:
     """``golfstats ARGV`` in-process through the console script's ``main``: (exit code,
     stdout, stderr).  An exception other than SystemExit is a traceback: it propagates."""
-    out, err = io.StringIO(), io.StringIO()
+    out, err = out or io.StringIO(), io.StringIO()
     old = sys.argv
     sys.argv = ["golfstats", *argv]
     try:
@@ -196,12 +339,30 @@ def invoke(argv: list[str]) -> tuple[int, str, str]:
         code = exc.code if isinstance(exc.code, int) else 1
     finally:
         sys.argv = old
-    return code, out.getvalue(), err.getvalue()
+    return code, out.getvalue() if isinstance(out, io.StringIO) else "", err.getvalue()
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    return sandbox(tmp_path_factory.mktemp("errors"))
+    made = sandbox(tmp_path_factory.mktemp("errors"))
+    with _writers(made):
+        yield made
+
+
+@contextmanager
+def _writers(folder: Path):
+    """Live writers of the sandbox's ``held`` run and ``ledger-held`` ledger."""
+    script = ("import sys, time\nfrom golfstats.locks import hold\n"
+              "with hold(sys.argv[1]), hold(sys.argv[2]):\n    print('held', flush=True)\n"
+              "    time.sleep(3600)\n")
+    holder = subprocess.Popen([sys.executable, "-c", script, str(folder / "held"),
+                               str(folder / "ledger-held" / "ledger")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def _argv(case: Case, folder: Path) -> list[str]:
@@ -210,9 +371,13 @@ def _argv(case: Case, folder: Path) -> list[str]:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.command}: {c.input}")
 def test_one_line_and_the_readme_code(case, folder):
-    code, out, err = invoke(_argv(case, folder))
-    lines = err.strip().splitlines()
+    with _fault(case.fault) as stdout:
+        code, out, err = invoke(_argv(case, folder), stdout)
     assert "Traceback" not in out + err
+    if case.code == 0:  # continued, or quiet on a closed pipe
+        assert (code, err) == (0, ""), (code, err)
+        return
+    lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith("golfstats: error: "), lines[0]
     assert case.needle.lower() in lines[0].lower(), lines[0]
@@ -235,7 +400,8 @@ def test_nothing_is_written_where_a_command_failed(folder):
 def table(folder: Path) -> str:
     rows = ["| command | input | exit code | message |", "|---|---|---:|---|"]
     for case in CASES:
-        code, _, err = invoke(_argv(case, folder))
+        with _fault(case.fault) as stdout:
+            code, _, err = invoke(_argv(case, folder), stdout)
         message = err.strip().replace(str(folder), "DIR").replace("|", "\\|")
         rows.append(f"| {case.command} | {case.input} | {code} | {message} |")
     return "\n".join(rows)
@@ -244,5 +410,5 @@ def table(folder: Path) -> str:
 if __name__ == "__main__":
     import tempfile
 
-    with tempfile.TemporaryDirectory() as tmp:
-        print(table(sandbox(Path(tmp))))
+    with tempfile.TemporaryDirectory() as tmp, _writers(sandbox(Path(tmp))) as _:
+        print(table(Path(tmp)))

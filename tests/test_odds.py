@@ -27,7 +27,8 @@ from golfstats.solver import solve
 
 runner = CliRunner()
 KEYS = {"board", "variant", "goal", "win_p", "expected_strokes", "resolved", "clairvoyant_won",
-        "clairvoyant_strokes", "states", "peak_bytes", "disk_bytes", "seconds"}
+        "clairvoyant_strokes", "states", "tables_bytes_estimate", "peak_rss_bytes", "disk_bytes",
+        "seconds"}
 
 
 def _odds(*args: str) -> list[dict]:
@@ -191,3 +192,17 @@ def test_simulate_prints_the_mean_win_p(tmp_path):
     assert result.exit_code == 0, result.stdout
     words = " ".join(result.stdout.split())  # the terminal may wrap the line
     assert "optimal: mean win_p" in words and "over 3 deals" in words
+
+
+def test_the_memory_budget_is_the_process_s_and_its_peak_is_measured():
+    """--max-memory covers the process: below its floor (the interpreter, numba, the
+    kernels: its resident set before any table) it is refused in one line; the JSON
+    reports the measured peak resident set beside the kernel's estimate of its tables."""
+    from golfstats.odds import resident
+
+    (record,) = _odds("--pysol", "1", "--variant", "putt-putt", "--goal", "win")
+    now, peak = resident()
+    assert 0 < record["peak_rss_bytes"] <= peak and record["tables_bytes_estimate"] > 0
+    refused = runner.invoke(app, ["odds", "--pysol", "1", "--max-memory", "0.02"])
+    assert refused.exit_code == 2 and "below this process's floor" in refused.stderr
+    assert refused.stderr.count("\n") == 1

@@ -142,10 +142,17 @@ def test_plan_targets_per_rule_set():
 def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
     """A stand-in for ``study.optimum.value_deal`` (whole deals take seconds to minutes):
     the plumbing is under test here, the values in test_odds and test_honest_twin."""
-    share = (index * 7 % 10) / 10
+    won = round((index * 7 % 10) / 10 * orders)  # a share that is a count of the orders,
+    share = won / orders  # and play-outs that win no order the clairvoyant player loses
     return {"deal_index": index, "win_p": share * 0.4, "share": share, "resolved": True,
             "states": 1, "peak_bytes": 1, "seconds": 0.0,
-            "order_strokes": [(index + k) % 7 - 3 for k in range(orders)]}
+            "order_strokes": [-(k % 2) if k < won // 2 else 1 + (index + k) % 6
+                              for k in range(orders)]}
+
+
+def _resolved(row: dict, resolved: bool) -> dict:
+    """``row`` resolved or not (an unresolved deal has no play-outs, as value_deal gives)."""
+    return {**row, "resolved": resolved, "order_strokes": row["order_strokes"] if resolved else []}
 
 
 def test_study_end_to_end(tmp_path, monkeypatch):
@@ -235,9 +242,8 @@ def test_optimum_values_unresolved_deals_again_with_a_larger_budget(tmp_path, mo
     plan = optimum.OptimumPlan("strict", 1, 0.3, orders=5, min_n=3, max_n=3, workers=1,
                                max_bytes=6_000)
     folder = optimum.run_dir(tmp_path, plan)
-    kept = [{**_fake_value("strict", 1, i, 5), "resolved": i != 0, "peak_bytes": need}
-            for i, need in ((0, 5_000), (1, 9), (2, 9_000))]
-    kept[2]["resolved"] = False  # needs more than the new budget: left alone
+    kept = [_resolved({**_fake_value("strict", 1, i, 5), "peak_bytes": need}, i not in (0, 2))
+            for i, need in ((0, 5_000), (1, 9), (2, 9_000))]  # 2 needs more than the new budget
     for row in kept:
         optimum._write_row(folder, row)
     result = optimum.run_optimum(plan, tmp_path)
@@ -255,8 +261,8 @@ def test_optimum_values_a_batch_unresolved_deal_again_alone(tmp_path, monkeypatc
     def fake(variant, seed, index, orders, max_bytes=0):
         calls.append((index, max_bytes))
         need = {1: 5_000, 2: 50_000}.get(index, 9)  # deal 1 fits alone, deal 2 never
-        return {**_fake_value(variant, seed, index, orders), "peak_bytes": need,
-                "resolved": need <= max_bytes}
+        return _resolved({**_fake_value(variant, seed, index, orders), "peak_bytes": need},
+                         need <= max_bytes)
 
     monkeypatch.setattr(optimum, "value_deal", fake)
     plan = optimum.OptimumPlan("strict", 1, 0.3, orders=5, min_n=3, max_n=3, batch=3, workers=1,

@@ -108,3 +108,31 @@ def test_review_command_reads_what_play_writes(tmp_path):
     assert lines[0].startswith("review · putt-putt") and "given away" in lines[-1]
     assert len(lines) == len(record["moves"]) + 3  # title, header, moves, total
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_game_that_stops_early_is_said_to_be_unfinished(tmp_path):
+    """A game of 5 moves where the hand goes on: "unfinished", never "lost"."""
+    rules = parse_variant("putt-putt")
+    board = mid_game_positions(rules, count=1, seed=11, max_stock=5, max_cards=10)[0]
+    (tmp_path / "b.txt").write_text(format_board(board, rules))
+    played = runner.invoke(app, ["play", str(tmp_path / "b.txt"), "--variant", "putt-putt",
+                                 "--policy", "random", "--json"])
+    record = json.loads(played.stdout)
+    assert len(record["moves"]) > 2
+    cut = {**record, "moves": record["moves"][:2]}
+    (tmp_path / "cut.json").write_text(json.dumps(cut))
+    got = json.loads(runner.invoke(app, ["review", str(tmp_path / "cut.json"), "--json"]).stdout)
+    assert got["finished"] is False and got["won"] is False
+    text = runner.invoke(app, ["review", str(tmp_path / "cut.json")])
+    last = text.stdout.splitlines()[-1]
+    assert last.startswith("unfinished: the game stops after 2 moves") and "lost" not in last
+    (tmp_path / "game.json").write_text(played.stdout)
+    whole = json.loads(runner.invoke(app, ["review", str(tmp_path / "game.json"), "--json"]).stdout)
+    assert whole["finished"] is True  # play plays the hand to its end
+
+
+def test_review_help_shows_brackets_as_written():
+    import os
+
+    result = runner.invoke(app, ["review", "--help"], env={**os.environ, "COLUMNS": "200"})
+    assert "after as [p, e]" in result.stdout

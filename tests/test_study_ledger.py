@@ -73,7 +73,9 @@ def test_chunk_tallies_add_up_to_the_whole(rows):
 
 def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
     share = (index * 7 % 10) / 10
-    strokes = [(index + k) % 9 - 4 for k in range(orders)]  # a stand-in's realised strokes
+    won = round(share * orders)  # a stand-in's realised strokes: it wins no order the
+    strokes = [-(k % 3) if k < won // 2 else 1 + (index + k) % 8  # clairvoyant player loses
+               for k in range(orders)]
     return {"deal_index": index, "win_p": share * 0.4 + index * 1e-3, "share": share,
             "resolved": True, "states": 1, "peak_bytes": 1, "seconds": 0.0,
             "order_strokes": strokes}
@@ -213,3 +215,170 @@ def test_a_record_run_continues_its_main_run(tmp_path, monkeypatch):
 
 def read_json_plan(out):
     return json.loads((out / "ledger" / "plan.json").read_text())
+
+
+# ------------------------------------------------------------------ records checked (issue 38)
+
+@pytest.fixture(scope="module")
+def small_study(tmp_path_factory):
+    """A study of strict alone, in chunks of 18 deals, without its optimum."""
+    import golfstats.study.plan as plan
+
+    real = plan.CHUNK_SECONDS
+    plan.CHUNK_SECONDS = 1e-9
+    try:
+        config = StudyConfig(out=tmp_path_factory.mktemp("small") / "study", scale=0.0002,
+                             variants=("strict",), sampling_variants=(), optimal_variants=(),
+                             record_variants=(), workers=1, progress=False)
+        run_study(config)
+    finally:
+        plan.CHUNK_SECONDS = real
+    return config
+
+
+def _copy_study(config, to):
+    shutil.copytree(config.out, to)
+    return StudyConfig(**{**config.__dict__, "out": to})
+
+
+def _unsealed(path, change=lambda data: None):
+    """The record as the study wrote it before digests, after ``change``."""
+    from golfstats.study.ledger import dumps
+
+    data = json.loads(path.read_text())
+    del data["digest"]
+    change(data)
+    path.write_text(dumps(data))
+
+
+def test_every_record_carries_its_digest(small_study):
+    from golfstats.study.records import digest_of
+
+    records = list((small_study.out / "ledger").rglob("*.json"))
+    assert len(records) > 3
+    for path in records:
+        data = json.loads(path.read_text())
+        assert data["digest"] == digest_of(data), path
+
+
+def test_a_record_that_cannot_be_believed_is_set_aside_said_and_played_again(small_study, tmp_path,
+                                                                             monkeypatch):
+    import golfstats.study.plan as plan
+
+    monkeypatch.setattr(plan, "CHUNK_SECONDS", 1e-9)
+    config = _copy_study(small_study, tmp_path / "study")
+    (run,) = [p for p in (config.out / "ledger").iterdir() if p.is_dir()]
+    chunks = sorted(run.glob("chunk-*.json"))
+    assert len(chunks) >= 4
+
+    def all_wins(data):
+        row = next(r for r in data["tally"] if r["policy"] == "greedy")
+        row["wins"] = row["n"]  # a win rate of 100%, the histogram unchanged
+
+    text = chunks[0].read_text()  # sealed, its wins edited: altered
+    chunks[0].write_text(text.replace('"wins":', '"wins":1', 1))
+    chunks[1].write_text(chunks[1].read_text()[:200])  # cut short
+    _unsealed(chunks[2], lambda data: data.pop("tally"))  # no tally key (an old record)
+    _unsealed(chunks[3], all_wins)  # an old record, inconsistent
+    lines = []
+    run_study(config, note=lines.append)
+    said = [line for line in lines if line.startswith("ledger: ")]
+    assert len(said) == 4, said
+    for path, why in zip(chunks[:4], ("is altered: its digest", "is not whole JSON", "lacks its tally key",
+                                  "wins"), strict=True):
+        (line,) = [s for s in said if str(path) in s]
+        assert why in line and "set aside as" in line and "played again" in line, line
+    aside = sorted((config.out / "runs" / "set-aside" / run.name).glob("chunk-*.json.*"))
+    assert len(aside) == 4  # moved, never deleted
+    assert all(p.is_file() for p in chunks)  # played again
+    a, b = _figures(small_study.out), _figures(config.out)
+    for name in a:
+        assert a[name].equals(b[name]), name
+
+
+def test_the_plan_and_a_valued_deal_are_checked_too(tmp_path):
+    from golfstats.study.ledger import read_plan, read_valued, write_json
+    from golfstats.study.records import report_to
+
+    ledger = tmp_path / "ledger"
+    write_json(ledger / "plan.json", {"key": {"seed": 1}, "plans": [], "runs": []})
+    folder = ledger / "optimal-strict-s1-k4"
+    row = {"deal_index": 0, "win_p": 0.25, "share": 0.5, "resolved": True, "states": 9,
+           "peak_bytes": 100, "seconds": 0.1, "order_strokes": [-1, 3, 4, 5]}
+    for i in range(3):
+        write_json(folder / f"deal-{i:06d}.json", {**row, "deal_index": i})
+    lines = []
+    report_to(lines.append)
+    try:
+        assert read_plan(ledger)["key"] == {"seed": 1} and len(read_valued(folder)) == 3
+        text = (ledger / "plan.json").read_text()
+        (ledger / "plan.json").write_text(text.replace('"seed":1', '"seed":2'))
+        deal = folder / "deal-000001.json"
+        deal.write_text(deal.read_text().replace('"win_p":0.25', '"win_p":0.95'))
+        _unsealed(folder / "deal-000002.json", lambda d: d.update(order_strokes=[-1, -2, 0, 4]))
+        assert read_plan(ledger) is None  # the study plans anew (its pilots are reused)
+        assert [d["deal_index"] for d in read_valued(folder)] == [0]  # 1 and 2 valued again
+    finally:
+        report_to(None)
+    assert len(lines) == 3 and all("set aside as" in line for line in lines), lines
+    assert "wins more orders honestly than the clairvoyant player" in lines[2]
+
+
+def test_old_records_are_used_said_and_sealed_by_the_migration(small_study, tmp_path, monkeypatch):
+    from test_errors import invoke
+
+    import golfstats.study.plan as plan
+
+    monkeypatch.setattr(plan, "CHUNK_SECONDS", 1e-9)  # the plan's chunks of 18 deals
+    config = _copy_study(small_study, tmp_path / "study")
+    ledger = config.out / "ledger"
+    records = sorted(ledger.rglob("*.json"))
+    for path in records:
+        _unsealed(path)  # the committed ledger before digests
+    lines = []
+    run_study(StudyConfig(**{**config.__dict__, "play": False}), note=lines.append)
+    notes = [line for line in lines if "have no digest" in line]
+    assert len(notes) == 1 and "--seal-ledger" in notes[0], lines
+    a, b = _figures(small_study.out), _figures(config.out)
+    for name in a:
+        assert a[name].equals(b[name]), name
+    inconsistent = records[-1]
+    _unsealed_text = inconsistent.read_text()
+    inconsistent.write_text(_unsealed_text.replace('"wins":', '"wins":7', 1))
+    old = sum("digest" not in json.loads(p.read_text()) for p in records)  # the study may
+    code, out, err = invoke(["study", "--out", str(config.out), "--seal-ledger"])  # seal its plan
+    assert code == 1 and err.count("\n") == 1 and str(inconsistent) in err, err
+    assert f"{old - 1:,} records sealed, {len(records) - old:,} already sealed, 1 left unsealed" in out
+    assert str(inconsistent) in out
+    inconsistent.write_text(_unsealed_text)
+    code, out, _ = invoke(["study", "--out", str(config.out), "--seal-ledger"])
+    assert code == 0 and f"1 records sealed, {len(records) - 1:,} already sealed, 0 left" in out
+    assert all("digest" in json.loads(p.read_text()) for p in records)
+    lines.clear()
+    run_study(StudyConfig(**{**config.__dict__, "play": False}), note=lines.append)
+    assert not [line for line in lines if line.startswith("ledger: ")]
+
+
+def test_a_second_study_on_one_ledger_is_refused_naming_the_first(small_study, tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from test_errors import invoke
+
+    config = _copy_study(small_study, tmp_path / "study")
+    script = ("import time\nfrom golfstats.locks import hold\n"
+              f"with hold({str(config.out / 'ledger')!r}):\n    print('held', flush=True)\n"
+              "    time.sleep(600)\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    holder = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        code, _, err = invoke(["study", "--out", str(config.out), "--variants", "strict",
+                               "--scale", "0.0002", "--optimal", "none", "--no-play", "-q"])
+        assert code == 1 and err.count("\n") == 1, err
+        assert f"ledger {config.out / 'ledger'} is being written by pid {holder.pid}" in err
+    finally:
+        holder.kill()
+        holder.wait()

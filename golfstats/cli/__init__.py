@@ -51,7 +51,10 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Entry point: like ``app()``, but a usage error is one ``golfstats: error:`` line."""
+    """Entry point: like ``app()``, but a usage error is one ``golfstats: error:`` line, and
+    so is a fault of the system (a full disk, a vanished folder: exit 1); a reader of
+    standard output that goes away (``golfstats ... | head``) ends the command quietly,
+    exit 0, as other Unix tools do."""
     import sys
 
     try:  # recent Typer releases carry their own copy of click
@@ -59,6 +62,7 @@ def main() -> None:
     except ImportError:  # pragma: no cover - older Typer on top of click
         from click.exceptions import ClickException, UsageError
 
+    was_devnull = _is_devnull()
     try:
         code = app(standalone_mode=False)
     except UsageError as exc:
@@ -71,4 +75,47 @@ def main() -> None:
     except (typer.Abort, KeyboardInterrupt):
         typer.echo("golfstats: interrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:
+        _quiet_exit()
+    except OSError as exc:
+        typer.echo(f"golfstats: error: {_fault(exc)}", err=True)
+        sys.exit(1)
+    except SystemExit:
+        # a closed pipe, as click marks it (its wrapper on stdout) or rich (stdout pointed
+        # at /dev/null, then exit 1)
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper" or (_is_devnull() and not was_devnull):
+            _quiet_exit()
+        raise
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fault(exc: OSError) -> str:
+    """A fault of the system in words: its reason, and the file it concerns."""
+    what = exc.strerror or str(exc) or type(exc).__name__
+    return f"{what}: {exc.filename}" if exc.filename else what
+
+
+def _is_devnull() -> bool:
+    """Whether standard output is /dev/null."""
+    import os
+    import sys
+
+    try:
+        mine, null = os.fstat(sys.stdout.fileno()), os.stat(os.devnull)
+    except (OSError, ValueError, AttributeError):
+        return False
+    return (mine.st_dev, mine.st_ino, mine.st_rdev) == (null.st_dev, null.st_ino, null.st_rdev)
+
+
+def _quiet_exit() -> None:
+    """Standard output's reader is gone: point stdout at /dev/null (so that the flush at
+    exit says nothing) and exit 0."""
+    import os
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+    sys.exit(0)

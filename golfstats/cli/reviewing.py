@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import DATA_ERROR, MaxMemoryOpt, fail, writable_file
+from golfstats.cli.options import DATA_ERROR, USAGE_ERROR, MaxMemoryOpt, fail, writable_file
 from golfstats.cli.output import console, style
 
 
@@ -27,8 +27,10 @@ def review_command(
     max_memory: MaxMemoryOpt = 4.0,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object: variant, win_p and expected_strokes at the start, "
-                       "won, strokes, given_p, given_e, states, peak_bytes, seconds and moves "
-                       "(each: number, move, before, chosen, after as [p, e], best, cost_p, "
+                       "won, finished (false for a game that stops while moves remain), "
+                       "strokes, given_p, given_e, states, peak_bytes, seconds and moves "
+                       # the backslash keeps rich's help from taking [p, e] for markup
+                       "(each: number, move, before, chosen, after as \\[p, e], best, cost_p, "
                        "cost_e).")] = False,
 ) -> None:
     """Review a played game move by move: the chance of winning before and after each
@@ -66,16 +68,25 @@ def review_command(
     else:
         _print(played, result)
     if chart is not None:
+        from golfstats.atomic import write_atomic
         from golfstats.review import chart as draw
 
-        draw(result).savefig(chart, dpi=120)
+        figure = draw(result)
+        kind = chart.suffix.lstrip(".").lower() or "png"
+        try:  # whole or not at all: a temporary file, then a rename
+            write_atomic(chart, lambda tmp: figure.savefig(tmp, dpi=120, format=kind))
+        except OSError as exc:
+            fail(f"cannot write --chart {chart}: {exc.strerror or exc}", DATA_ERROR)
+        except ValueError as exc:  # a format matplotlib does not write
+            fail(f"--chart {chart}: {exc}", USAGE_ERROR)
 
 
 def _record(variant: str, result) -> dict:
     st = result.odds.stats
     return {"variant": variant, "win_p": result.odds.win_p,
             "expected_strokes": result.odds.expected_strokes, "won": result.won,
-            "strokes": result.strokes, "given_p": result.given_p, "given_e": result.given_e,
+            "finished": result.finished, "strokes": result.strokes,
+            "given_p": result.given_p, "given_e": result.given_e,
             "states": st.states, "peak_bytes": st.peak_bytes, "seconds": round(st.seconds, 6),
             "moves": [{"number": m.number, "move": m.move, "before": list(m.before),
                        "chosen": list(m.chosen), "after": list(m.after), "best": m.best,
@@ -108,7 +119,13 @@ def _print(played, result) -> None:
                         style="bold red" if m.cost_p > 0 else "yellow")
             line.append_text(best)
         con.print(line)
-    verdict = f"won: {result.strokes} strokes" if result.won else f"lost: {result.strokes} cards left"
+    if result.won:
+        verdict = f"won: {result.strokes} strokes"
+    elif result.finished:
+        verdict = f"lost: {result.strokes} cards left"
+    else:
+        verdict = (f"unfinished: the game stops after {len(result.moves)} moves with "
+                   f"{result.strokes} cards left and moves still to play")
     costly = sum(m.differs for m in result.moves)
     con.print(f"{verdict} · given away: {100 * result.given_p:.1f} points of win chance, "
               f"{result.given_e:+.2f} expected strokes, in {costly} of {len(result.moves)} "

@@ -88,10 +88,12 @@ def simulate(
 
     DIR/deals/part-*.parquet holds one row per deal and policy, DIR/summary.parquet one
     row per policy (win rate with its Wilson 95% interval, strokes), DIR/run.json the
-    command, versions, seed and timings.  Rows are the same whatever --workers,
-    --chunk-size or --backend.  An interrupted run is finished with `--out DIR --resume`,
-    which takes the run's settings from DIR/run.json.  --goal is the clairvoyant
-    solver's (exact).
+    command, versions, seed, timings and each part's digest (every reader checks the
+    parts against it).  Rows are the same whatever --workers, --chunk-size or --backend.
+    An interrupted, failed or killed run is finished by the same command, or with `--out
+    DIR --resume`, which takes the run's settings from DIR/run.json and plays again any
+    part that is missing or not the one run.json records.  One process writes DIR at a
+    time.  --goal is the clairvoyant solver's (exact).
     """
     import os
 

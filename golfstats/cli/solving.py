@@ -140,10 +140,20 @@ def odds_command(
     boards: BoardSource,
     goal: HonestGoalOpt = Goal.WIN_STROKES,
     max_states: MaxStatesOpt = None,
-    max_memory: MaxMemoryOpt = 4.0,
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", min=0.01, metavar="GB",
+        help="Memory budget of the whole process, in GB: the honest tables get what the "
+             "process does not already hold (the interpreter, numba, polars and the kernels, "
+             "about 0.2 GB, measured; a budget below that is refused).  The bit rows of the "
+             "first passes are checked after each pass, so a deal over the budget may "
+             "exceed it during that pass before it is reported unresolved, never "
+             "approximated.  Goal win's layers of values go to files in TMPDIR where they "
+             "do not fit but a step's part does.")] = 4.0,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
-                       "expected_strokes (null under --goal win), resolved, states, peak_bytes, "
+                       "expected_strokes (null under --goal win), resolved, states, "
+                       "tables_bytes_estimate (the kernel's count of its tables' bytes), "
+                       "peak_rss_bytes (the process's peak resident set, measured), "
                        "disk_bytes (the layers of p kept in files: 0 unless over --max-memory), "
                        "seconds, clairvoyant_won, clairvoyant_strokes.")] = False,
 ) -> None:
@@ -158,7 +168,7 @@ def odds_command(
     (stderr).
     """
     from golfstats.cli.progress import HonestProgress
-    from golfstats.odds import odds
+    from golfstats.odds import odds, resident
     from golfstats.solver import solve
 
     con = console()
@@ -171,10 +181,15 @@ def odds_command(
             continue
         rules = item.rules
         seer = solve(item.board, rules)
+        floor = resident()[0]  # the process before the honest work: what the budget cannot go under
+        if max_memory * 1e9 <= floor:
+            fail(f"--max-memory {max_memory:g} GB is below this process's floor, "
+                 f"{floor / 1e9:.2f} GB resident before any table (the interpreter, numba, "
+                 f"polars and the kernels); give more than {floor / 1e9:.2f}")
         try:
             with HonestProgress(item.label) as progress:
                 value = odds(item.board, rules, goal, max_states=max_states,
-                             max_bytes=int(max_memory * 1e9), progress=progress)
+                             process_bytes=int(max_memory * 1e9), progress=progress)
         except (RuntimeError, ValueError) as exc:
             report(f"internal error: {item.label}: {exc}")
             failed += 1
@@ -198,12 +213,13 @@ def odds_command(
         elif st.disk_error:
             honest = f"unresolved: no room for its layers of values on disk ({st.disk_error})"
         else:
-            need = f"{st.peak_bytes / 1e9:.2f} GB, " if st.peak_bytes else ""
+            need = f"tables of {st.peak_bytes / 1e9:.2f} GB, " if st.peak_bytes else ""
             honest = (f"unresolved: needs {need}{st.states:,} states (budget "
                       f"{max_memory:g} GB" + (f", {max_states:,} states)" if max_states else ")"))
         disk = f" · layers on disk, {st.disk_bytes / 1e9:.1f} GB" if st.disk_bytes else ""
+        peak = f" · peak {value.peak_rss_bytes / 1e9:.2f} GB resident" if value.peak_rss_bytes else ""
         con.print(f"{item.label} · {rules.id} · {honest} · {seen} · {st.states:,} states{disk} · "
-                  f"{st.seconds:.2f} s", markup=False)
+                  f"{st.seconds:.2f} s{peak}", markup=False)
     if failed or unresolved:
         raise typer.Exit(1)
 

@@ -46,6 +46,11 @@ def study(
                           "holds (an unfinished part's figures rest on the deals it has "
                           "finished, and the README says so).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+    seal_ledger: Annotated[bool, typer.Option(
+        "--seal-ledger", help="Give every consistent record of the ledger under --out that "
+                              "has no digest (written before digests) its digest, say each "
+                              "record that is inconsistent or altered, and stop: nothing is "
+                              "played (docs/study-ledger.md).")] = False,
 ) -> None:
     """The committed study: every king rule with/without 2 jokers and empty-start, plus
     black-hole and all-in-a-row (or the rule sets of --variants, house rules too); random,
@@ -56,6 +61,9 @@ def study(
     command continues."""
     import os
 
+    if seal_ledger:
+        _seal(out)
+        return
     from golfstats.runs import VARIANT_ORDER
     from golfstats.study import StudyConfig, StudyError, run_study
     from golfstats.study.plan import hidden_stock
@@ -88,3 +96,28 @@ def study(
         fail(str(exc), code=DATA_ERROR)
     if not plan_only:
         typer.echo(f"study done in {result.seconds / 60:.1f} min; see {out / 'README.md'}")
+
+
+def _seal(out: Path) -> None:
+    """``--seal-ledger``: the ledger's records without a digest sealed (the migration)."""
+    from golfstats.study.ledger import LEDGER, LedgerError, seal, sitting
+
+    ledger = out / LEDGER
+    if not ledger.is_dir():
+        fail(f"no ledger to seal: {ledger} is not a folder", DATA_ERROR)
+    first: list[str] = []
+
+    def note(line: str) -> None:
+        typer.echo(line)
+        if not first:
+            first.append(line.removeprefix("ledger: "))
+
+    try:
+        with sitting(ledger, note):
+            done, kept, left = seal(ledger)
+    except LedgerError as exc:
+        fail(str(exc), DATA_ERROR)
+    typer.echo(f"{ledger}: {done:,} records sealed, {kept:,} already sealed, {left:,} left "
+               "unsealed (inconsistent or altered: said above)")
+    if left:
+        fail(f"{left:,} records of {ledger} left unsealed, the first: {first[0]}", DATA_ERROR)

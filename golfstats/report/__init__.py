@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from golfstats.atomic import write_text
 from golfstats.runs import Run, RunError, merge_summaries, unfinished_note
 
 __all__ = ["ReportFiles", "build_report"]
@@ -69,7 +70,7 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
                                                     chart.caption)) for chart in charts.CHARTS]
     if par:
         blocks = ([doc.Para(status)] if status else []) + par_section(runs)
-        (out_dir / "tables" / "par.md").write_text(doc.markdown(blocks))
+        write_text(out_dir / "tables" / "par.md", doc.markdown(blocks))
         files.tables = sorted((out_dir / "tables").glob("*.*"))
         table_sections.append(("Par for 9 and 18 holes", doc.html(blocks)))
     for heading, inner in extra_sections or []:
@@ -86,5 +87,5 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
                                   "from the deals its ledger values).")
     sections = [*table_sections, *chart_sections, ("Sources", sources)]
     files.html = out_dir / "report.html"
-    files.html.write_text(html.page(title, sections))
+    write_text(files.html, html.page(title, sections, intro))
     return files

@@ -43,9 +43,13 @@ def save(fig, out_dir: Path, stem: str) -> list[Path]:
 
     out_dir.mkdir(parents=True, exist_ok=True)
     png, svg = out_dir / f"{stem}.png", out_dir / f"{stem}.svg"
-    fig.savefig(png, format="png", metadata={"Software": None})
+    from golfstats.atomic import write_atomic
+
+    # whole files or none (a full disk): each into a temporary file, then a rename
+    write_atomic(png, lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}))
     with matplotlib.rc_context({"svg.hashsalt": "golfstats", "svg.fonttype": "none"}):
-        fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+        write_atomic(svg, lambda tmp: fig.savefig(tmp, format="svg",
+                                                  metadata={"Date": None, "Creator": None}))
     return [png, svg]
 
 

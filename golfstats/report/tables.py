@@ -202,9 +202,11 @@ def write_table(df: pl.DataFrame, out_dir: Path, stem: str, title: str, note: st
     out_dir.mkdir(parents=True, exist_ok=True)
     csv, md = out_dir / f"{stem}.csv", out_dir / f"{stem}.md"
     flat = df.select([pl.col(c) for c in df.columns if not isinstance(df.schema[c], pl.List)])
-    flat.write_csv(csv, float_precision=6)
+    from golfstats.atomic import write_atomic, write_text
+
+    write_atomic(csv, lambda tmp: flat.write_csv(tmp, float_precision=6))
     body = f"## {title}\n\n" + (f"{note}\n\n" if note else "") + markdown(flat, formats, headers)
-    md.write_text(body)
+    write_text(md, body)
     return [md, csv]
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 import polars as pl
 
 from golfstats.policies import PolicyError, is_honest, parse_policy, policy_order
+from golfstats.runs.check import check_run
+from golfstats.runs.errors import RunError, RunQueryError, why  # noqa: F401 (RunQueryError: re-exported)
 from golfstats.runs.schema import DEALS_DIR, RUN_JSON, SUMMARY, SUMMARY_CORE, SUMMARY_SCHEMA
 
 #: The columns of the deal rows that the reports read.
@@ -26,16 +28,6 @@ _KINGS = ("strict", "queens-on-kings", "putt-putt")
 _OPTIONS = ("", "+empty-start", "+jokers2", "+jokers2+empty-start")
 #: Display order of variants: each king rule with its options, then the stockless games.
 VARIANT_ORDER = tuple(k + o for k in _KINGS for o in _OPTIONS) + ("black-hole", "all-in-a-row")
-
-
-class RunError(ValueError):
-    """Runs a reader cannot use: a missing or unreadable run directory, one that is not a
-    run, no deal rows where they are needed (bad input data)."""
-
-
-class RunQueryError(RunError):
-    """A question the runs cannot answer as asked: a policy or variant they do not hold,
-    no honest policy to choose by itself (a usage error: ask another)."""
 
 
 def variant_key(variant: str) -> tuple[int, str]:
@@ -85,12 +77,15 @@ class Run:
         if not self.deal_files:
             raise RunError(f"{self.path} has no deal rows ({DEALS_DIR}/part-*.parquet); "
                            "this needs a run directory of `golfstats simulate`")
-        return _read_parquet(list(self.deal_files), columns=list(columns))
+        frames = [_read_parquet(f, columns=list(columns)) for f in self.deal_files]
+        return frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical")
 
 
 def load_run(path: Path | str) -> Run:
     """Read a run directory.  Without ``summary.parquet`` the summary is computed from
-    the deal rows (``runs.summarize``); with neither, ``RunError``."""
+    the deal rows (``runs.summarize``); with neither, ``RunError``.  The parts and the
+    summary are first checked against run.json (``runs.check``): a missing, truncated or
+    altered file is a ``RunError`` of one line naming it."""
     from golfstats.runs.summary import summarize
 
     path = Path(path)
@@ -98,6 +93,15 @@ def load_run(path: Path | str) -> Run:
         raise RunError(f"no such run directory: {path}")
     deal_files = tuple(sorted((path / DEALS_DIR).glob("part-*.parquet")))
     summary_file = path / SUMMARY
+    info: dict = {}
+    if (path / RUN_JSON).is_file():
+        try:
+            info = json.loads((path / RUN_JSON).read_text())
+        except (OSError, ValueError) as exc:
+            raise RunError(f"cannot read {path / RUN_JSON}: {exc}") from None
+        if not isinstance(info, dict):
+            raise RunError(f"cannot read {path / RUN_JSON}: not a JSON object")
+    check_run(path, info, deal_files)
     if summary_file.is_file():
         summary = _upgrade(_read_parquet(summary_file))
         missing = [c for c in SUMMARY_CORE if c not in summary.columns]
@@ -112,20 +116,11 @@ def load_run(path: Path | str) -> Run:
             raise RunError(f"cannot read the deal rows of {path}: {_why(exc)}") from None
     else:
         raise RunError(f"{path} is not a run directory (no {SUMMARY}, no {DEALS_DIR}/part-*.parquet)")
-    info: dict = {}
-    if (path / RUN_JSON).is_file():
-        try:
-            info = json.loads((path / RUN_JSON).read_text())
-        except (OSError, ValueError) as exc:
-            raise RunError(f"cannot read {path / RUN_JSON}: {exc}") from None
     summary = summary.select([pl.col(c).cast(t) for c, t in SUMMARY_SCHEMA.items()])
     return Run(path, order(summary), info, deal_files)
 
 
-def _why(exc: Exception) -> str:
-    """The first line of a reader's complaint (polars' messages run over many lines)."""
-    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return (text.strip().splitlines() or [type(exc).__name__])[0]
+_why = why
 
 
 def _read_parquet(path: Path, columns=None) -> pl.DataFrame:

@@ -3,7 +3,10 @@ reader reads.
 
 ::
 
-    DIR/run.json                    configuration, versions, command, timings, status
+    DIR/run.json                    configuration, versions, command, timings, status,
+                                    and each part's and the summary's record (deals,
+                                    rows, bytes, sha256: ``runs.check``)
+    DIR/.golfstats.lock             while a process writes the folder (``golfstats.locks``)
     DIR/deals/part-000000.parquet   the rows of chunk 0 (one row per deal and policy)
     DIR/summary.parquet             one row per variant and policy (``runs.summary``)
 

@@ -1,14 +1,18 @@
-"""Writing a run directory (``runs.schema``): deal rows, parts, the summary, JSON files."""
+"""Writing a run directory (``runs.schema``): deal rows, parts, the summary, JSON files.
+
+Every file goes through ``golfstats.atomic`` (a temporary name, then a rename), and a part
+or the summary is written with its record for run.json (``part_record``: its deals, rows,
+bytes and sha256), which every reader checks it against (``runs.read``)."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from golfstats.atomic import sha256_of, write_atomic, write_text
 from golfstats.runs.schema import DEAL_SCHEMA, PLAYED, TMP_SUFFIX, VALUES, part_path
 
 
@@ -31,13 +35,27 @@ def deal_rows(results: list[tuple[str, dict]], deal_index: np.ndarray, identity:
     return rows.select(pl.col(name).cast(dtype, strict=True) for name, dtype in DEAL_SCHEMA.items())
 
 
-def write_part(rows: pl.DataFrame, deals_dir: Path | str, index: int, metadata: dict[str, str]) -> Path:
-    """Write the rows of chunk ``index`` atomically: a temporary file, then a rename."""
+def write_part(rows: pl.DataFrame, deals_dir: Path | str, index: int, metadata: dict[str, str]
+               ) -> dict:
+    """Write the rows of chunk ``index`` atomically (a temporary file, then a rename);
+    returns its record for run.json (``part_record``), the digest of the bytes written."""
     final = part_path(deals_dir, index)
-    tmp = final.with_name(f".{final.stem}.{os.getpid()}{TMP_SUFFIX}")
-    rows.write_parquet(tmp, compression="zstd", metadata=metadata)
-    os.replace(tmp, final)
-    return final
+    record: dict = {}
+
+    def write(tmp: Path) -> None:
+        rows.write_parquet(tmp, compression="zstd", metadata=metadata)
+        record.update(part_record(tmp, int(metadata.get("golfstats.deal_stop", 0))
+                                  - int(metadata.get("golfstats.deal_start", 0)), rows.height))
+
+    write_atomic(final, write)
+    return {"name": final.name, **record}
+
+
+def part_record(path: Path, deals: int, rows: int) -> dict:
+    """What run.json keeps of a part: its deals and rows, its size and the sha256 of its
+    bytes (a part that differs in any byte is not the one the run wrote)."""
+    return {"deals": deals, "rows": rows, "bytes": Path(path).stat().st_size,
+            "sha256": sha256_of(path)}
 
 
 def part_is_valid(path: Path, run_id: str, index: int, start: int, stop: int, rows: int) -> bool:
@@ -66,12 +84,10 @@ def remove_temporaries(deals_dir: Path) -> int:
 
 def write_json(path: Path, data: dict) -> None:
     """Write JSON atomically (temporary file, then rename)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")
-    os.replace(tmp, path)
+    write_text(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
 
 
-def write_summary(summary: pl.DataFrame, path: Path, metadata: dict[str, str]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    summary.write_parquet(tmp, metadata=metadata)
-    os.replace(tmp, path)
+def write_summary(summary: pl.DataFrame, path: Path, metadata: dict[str, str]) -> dict:
+    """Write ``summary.parquet`` atomically; returns its record for run.json (bytes, sha256)."""
+    write_atomic(path, lambda tmp: summary.write_parquet(tmp, metadata=metadata))
+    return {"bytes": path.stat().st_size, "sha256": sha256_of(path)}

@@ -73,6 +73,11 @@ def _serve(number: int, peers: int, spec: RunSpec, conn) -> None:
         return
     log.debug("worker %d (pid %d) ready in %.2f s", number, os.getpid(), seconds)
     conn.send(("ready", seconds))
+    parent = os.getppid()
+
+    def wanted() -> bool:  # the main process still runs (killed outright, it is reparented)
+        return os.getppid() == parent
+
     while True:
         try:
             chunk = conn.recv()
@@ -82,10 +87,12 @@ def _serve(number: int, peers: int, spec: RunSpec, conn) -> None:
             return
         try:
             done = play_and_write(spec, chunk, lambda on, policy, deal: conn.send(
-                ("playing", on, policy, deal)))
+                ("playing", on, policy, deal)), wanted)
         except Exception as exc:
             conn.send(("error", chunk.index, _describe(exc), traceback.format_exc()))
             continue
+        if done is None:
+            return
         conn.send(("done", done))
 
 
@@ -329,9 +336,10 @@ def run_dask(spec: RunSpec, chunks: list[Chunk], client, on_done: OnDone, log_le
         try:
             rows = future.result()
             started = time.perf_counter()
+            part = None
             if spec.keep_rows:
-                write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
-            on_done(chunk_done(spec, chunk, rows, time.perf_counter() - started))
+                part = write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
+            on_done(chunk_done(spec, chunk, rows, time.perf_counter() - started, part))
         except Exception as exc:
             if failure is None:
                 failure = f"{chunk} failed: {_describe(exc)}"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from golfstats.locks import has_content
 from golfstats.runs.schema import RUN_JSON
 from golfstats.sim.plan import SimError
 
@@ -58,7 +59,7 @@ def stored_settings(run_dir: Path) -> Settings | None:
     from golfstats.rules import RulesError, parse_variant
 
     run_json = run_dir / RUN_JSON
-    if not run_dir.is_dir() or not any(run_dir.iterdir()):
+    if not run_dir.is_dir() or not has_content(run_dir):
         return None
     if not run_json.is_file():
         raise SimError(f"--resume: {run_dir} is not a golfstats run (no {RUN_JSON})")

@@ -5,18 +5,22 @@ Order of a run (``run_simulation``):
 1. refuse a bad configuration before any work: ``SimConfig.validate``, the backend,
    the log file, the output directory (writable; no run there unless ``resume``, and
    then the same run);
-2. write ``run.json`` (status ``running``), list the chunks whose part is missing or
-   invalid (a resumed run keeps every valid part and removes temporaries);
-3. play them on the backend; each part is written atomically as its chunk finishes;
-4. summarise every part by a lazy polars scan into ``summary.parquet``; ``run.json``
-   gets status ``complete`` and the timings.
+2. take the folder's lock (``golfstats.locks``: one writer at a time; a second is
+   refused in one line naming the first's pid);
+3. write ``run.json`` (status ``running``), list the chunks whose part is missing or
+   not the one run.json records (``sim.record.kept_parts``: a resumed run keeps every
+   part whose bytes are the recorded ones, and removes temporaries);
+4. play them on the backend; each part is written atomically as its chunk finishes, and
+   run.json records it (its deals, rows, bytes and sha256) at once;
+5. summarise every part by a lazy polars scan into ``summary.parquet``; ``run.json``
+   gets status ``complete``, the summary's digest and the timings.
 
-A failure (a chunk raising, a worker dying, any exception once ``run.json`` is written,
-before the chunks start too) or Ctrl-C keeps the finished parts, marks ``run.json``
-``failed`` or ``interrupted`` and raises ``SimError`` (or ``KeyboardInterrupt``).  The
-same command, run again, continues a failed or interrupted run of the same identity
-(as ``resume`` does); a run left ``running`` (its process killed outright) needs
-``resume``, since another process may still be writing it.
+A failure (a chunk raising, a worker dying, a full disk, any exception once ``run.json``
+is written, before the chunks start too) or Ctrl-C keeps the finished parts, marks
+``run.json`` ``failed`` or ``interrupted`` and raises ``SimError`` (or
+``KeyboardInterrupt``).  The same command, run again, continues a failed or interrupted
+run of the same identity (as ``resume`` does), and a run left ``running`` whose lock's
+holder is gone (its process killed outright): the lock says whether it still runs.
 """
 
 from __future__ import annotations
@@ -25,21 +29,29 @@ import contextlib
 import json
 import logging
 import os
-import platform
-import shlex
-import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import replace
 from datetime import UTC, datetime
-from importlib import metadata as importlib_metadata
 from pathlib import Path
 
+from golfstats.locks import LockError, has_content, hold
 from golfstats.rules import RULES_VERSION
-from golfstats.runs.schema import DEALS_DIR, RUN_FORMAT, RUN_JSON, SUMMARY, part_path
+from golfstats.runs.schema import DEALS_DIR, RUN_JSON, SUMMARY, part_path
 from golfstats.runs.summary import summarize_parts
-from golfstats.runs.write import part_is_valid, remove_temporaries, write_json, write_summary
+from golfstats.runs.write import write_json, write_summary
 from golfstats.sim.plan import Chunk, RunSpec, SimConfig, SimError, auto_chunk_size, plan_chunks
+from golfstats.sim.record import (
+    invoked_command,
+    kept_parts,
+    parquet_metadata,
+    replay_command,
+    run_record,
+    versions,
+)
+
+__all__ = ["check_config", "parquet_metadata", "replay_command", "run_or_reuse", "run_simulation",
+           "versions"]
 
 log = logging.getLogger("golfstats.sim")
 
@@ -48,61 +60,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def versions(backend: str = "local") -> dict[str, str]:
-    """Versions of golfstats, its compute libraries and python (without importing them)."""
-    names = ["golfstats", "numba", "numpy", "polars", "pyarrow"]
-    if backend == "dask":
-        names += ["dask", "distributed"]
-    out = {"python": platform.python_version()}
-    for name in names:
-        try:
-            out[name] = importlib_metadata.version(name)
-        except importlib_metadata.PackageNotFoundError:
-            out[name] = "not installed"
-    return out
-
-
-def _rules_fields(config: SimConfig) -> dict:
-    return {k: (v.value if hasattr(v, "value") else v) for k, v in asdict(config.rules).items()}
-
-
-def parquet_metadata(config: SimConfig) -> dict[str, str]:
-    """Key-value metadata of every Parquet file of the run: the rules, the seed and more."""
-    identity = config.identity()
-    return {
-        "golfstats.run_id": config.run_id,
-        "golfstats.variant": config.rules.id,
-        "golfstats.rules": json.dumps(_rules_fields(config), sort_keys=True),
-        "golfstats.rules_version": identity["rules_version"],
-        "golfstats.seed": str(config.seed),
-        "golfstats.n": str(config.n),
-        "golfstats.policies": json.dumps(list(config.policy_specs)),
-        "golfstats.goal": config.goal,
-        "golfstats.version": versions()["golfstats"],
-    }
-
-
-def replay_command(config: SimConfig, chunk_size: int) -> str:
-    """A ``golfstats simulate`` command line that makes the same rows."""
-    args = ["golfstats", "simulate", "--variant", config.rules.id, "-n", str(config.n),
-            "--seed", str(config.seed)]
-    for spec in config.policy_specs:
-        args += ["--policy", spec]
-    args += ["--goal", config.goal, "--chunk-size", str(chunk_size), "--out", str(config.run_dir)]
-    return shlex.join(args)
-
-
-def _invoked_command() -> str:
-    argv = list(sys.argv)
-    if argv:
-        argv[0] = Path(argv[0]).name
-    return shlex.join(argv)
-
-
 # ------------------------------------------------------------------ checks
 
-#: Statuses of a run that stopped and said so: the same command continues it.
-_STOPPED = ("failed", "interrupted")
+#: Statuses of a run that stopped (said so, or was killed while ``running``: its writer
+#: is gone, since this process holds the folder's lock): the same command continues it.
+_STOPPED = ("failed", "interrupted", "running")
 
 
 def _check_out_dir(config: SimConfig) -> dict | None:
@@ -112,7 +74,7 @@ def _check_out_dir(config: SimConfig) -> dict | None:
     if run_dir.exists() and not run_dir.is_dir():
         raise SimError(f"--out {run_dir} exists and is not a directory")
     stored = None
-    if run_dir.is_dir() and any(run_dir.iterdir()):
+    if run_dir.is_dir() and has_content(run_dir):
         run_json = run_dir / RUN_JSON
         if not config.resume:
             stored = _stopped_run(config, run_json)
@@ -120,7 +82,8 @@ def _check_out_dir(config: SimConfig) -> dict | None:
                 what = "holds a run" if run_json.exists() else "exists and is not empty"
                 raise SimError(f"{run_dir} {what}; pass --resume to finish or re-summarise it, "
                                "or choose another --out")
-            log.info("%s: continuing the %s run there", run_dir, stored["status"])
+            how = "killed" if stored["status"] == "running" else stored["status"]
+            log.info("%s: continuing the %s run there", run_dir, how)
         else:
             if not run_json.exists():
                 raise SimError(f"--resume: {run_dir} is not a golfstats run (no {RUN_JSON})")
@@ -140,8 +103,8 @@ def _check_out_dir(config: SimConfig) -> dict | None:
 
 
 def _stopped_run(config: SimConfig, run_json: Path) -> dict | None:
-    """The stored run.json when it records a failed or interrupted run that ``config``
-    continues as it is (same identity, same chunk size if one is given), else None."""
+    """The stored run.json when it records a failed, interrupted or killed run that
+    ``config`` continues as it is (same identity, same chunk size if one is given), else None."""
     try:
         stored = json.loads(run_json.read_text())
         if stored.get("status") not in _STOPPED:
@@ -176,25 +139,6 @@ def check_config(config: SimConfig) -> None:
 
 # ------------------------------------------------------------------ running
 
-def _to_play(config: SimConfig, chunks: list[Chunk], deals_dir: Path) -> list[Chunk]:
-    """Chunks without a valid part (all of them in a new run)."""
-    removed = remove_temporaries(deals_dir)
-    if removed:
-        log.info("removed %d unfinished temporary parts", removed)
-    rows_per_deal = len(config.policies)
-    todo = []
-    for chunk in chunks:
-        path = part_path(deals_dir, chunk.index)
-        if not path.exists():
-            todo.append(chunk)
-        elif not part_is_valid(path, config.run_id, chunk.index, chunk.start, chunk.stop,
-                               chunk.count * rows_per_deal):
-            log.warning("%s: part %s is invalid; playing the chunk again", chunk, path.name)
-            path.unlink()
-            todo.append(chunk)
-    return todo
-
-
 def _kept_tally(config: SimConfig, chunks: list[Chunk], todo: list[Chunk], deals_dir: Path):
     """(wins, deals played to the end) per policy in the parts a resumed run keeps."""
     import polars as pl
@@ -219,7 +163,7 @@ def run_or_reuse(config: SimConfig, *, progress: bool = True,
             stored = {}
         if stored.get("status") == "complete" and stored.get("identity") == config.identity():
             return run_dir
-    resume = run_dir.is_dir() and any(run_dir.iterdir())
+    resume = run_dir.is_dir() and has_content(run_dir)
     return run_simulation(replace(config, resume=resume), progress=progress, log_file=log_file,
                           log_level=log_level)
 
@@ -232,28 +176,47 @@ def run_simulation(config: SimConfig, *, progress: bool = True,
     Raises ``SimError`` (one-line message) for a configuration refused before any work,
     and for a run that stopped (the finished parts are kept; resume finishes it).
     """
+    check_config(config)
+    run_dir = config.run_dir
+    created = not run_dir.exists()
+    try:
+        if run_dir.exists() and not run_dir.is_dir():
+            raise SimError(f"--out {run_dir} exists and is not a directory")
+        try:
+            run_dir.mkdir(parents=True, exist_ok=True)
+            lock = hold(run_dir, f"the run folder {run_dir}")
+            lock.__enter__()
+        except OSError as exc:
+            raise SimError(f"cannot write --out {run_dir}: {exc.strerror or exc}") from exc
+        except LockError as exc:
+            raise SimError(str(exc)) from None
+        try:
+            return _locked(config, progress, log_file, log_level, on_start)
+        finally:
+            lock.__exit__(None, None, None)
+    except SimError:
+        if created and not (run_dir / RUN_JSON).exists():
+            with contextlib.suppress(OSError):  # refused before the run began: leave no trace
+                run_dir.rmdir()
+        raise
+
+
+def _locked(config: SimConfig, progress: bool, log_file, log_level, on_start) -> Path:
+    """``run_simulation`` once this process holds the run folder's lock."""
     from golfstats.sim.backends import open_backend
     from golfstats.sim.logs import run_logging
 
-    check_config(config)
-    created = not config.run_dir.exists()
     stored = _check_out_dir(config)
-    try:
-        with contextlib.ExitStack() as stack:
-            try:
-                stack.enter_context(run_logging(log_file, log_level))
-            except (OSError, ValueError, TypeError) as exc:
-                raise SimError(f"cannot log to {log_file} at level {log_level}: {exc}") from exc
-            play = stack.enter_context(open_backend(config.backend, config.workers,
-                                                    config.scheduler, log_level))
-            if on_start is not None:
-                on_start()
-            return _run(config, stored, play, progress)
-    except SimError:
-        if created and not (config.run_dir / RUN_JSON).exists():
-            with contextlib.suppress(OSError):  # refused before the run began: leave no trace
-                config.run_dir.rmdir()
-        raise
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(run_logging(log_file, log_level))
+        except (OSError, ValueError, TypeError) as exc:
+            raise SimError(f"cannot log to {log_file} at level {log_level}: {exc}") from exc
+        play = stack.enter_context(open_backend(config.backend, config.workers,
+                                                config.scheduler, log_level))
+        if on_start is not None:
+            on_start()
+        return _run(config, stored, play, progress)
 
 
 def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
@@ -263,43 +226,73 @@ def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
                   or auto_chunk_size(config.policies, config.n, config.workers))
     chunks = plan_chunks(config.n, chunk_size)
     deals_dir = run_dir / DEALS_DIR
-    deals_dir.mkdir(exist_ok=True)
-    todo = _to_play(config, chunks, deals_dir)
-    attempt = {"started": _now(), "command": _invoked_command(), "workers": config.workers,
+    try:
+        deals_dir.mkdir(exist_ok=True)
+        todo, parts = kept_parts(config, chunks, deals_dir, stored)
+    except OSError as exc:
+        raise SimError(f"cannot write --out {run_dir}: {exc.strerror or exc}") from exc
+    attempt = {"started": _now(), "command": invoked_command(), "workers": config.workers,
                "backend": config.backend, "chunks_played": 0,
                "chunks_kept": len(chunks) - len(todo), "status": "running"}
-    record = _run_record(config, stored, chunk_size, len(chunks), attempt)
-    write_json(run_dir / RUN_JSON, record)
+    record = run_record(config, stored, chunk_size, len(chunks), attempt)
+    record["parts"] = parts
+    try:
+        write_json(run_dir / RUN_JSON, record)
+    except OSError as exc:
+        raise SimError(f"cannot write {run_dir / RUN_JSON}: {exc.strerror or exc}") from exc
     log.info("%s: %s, n=%d, seed %d, %s; %d chunks of %d deals (%d to play), %d %s workers",
              run_dir, config.rules.id, config.n, config.seed, ", ".join(config.policy_specs),
              len(chunks), chunk_size, len(todo), config.workers, config.backend)
     try:
-        timings = _play_and_summarize(config, play, progress, chunks, todo, attempt, started_wall)
+        timings = _play_and_summarize(config, play, progress, chunks, todo, attempt, record,
+                                      started_wall)
     except BaseException as exc:
         # whatever stopped the run, and wherever: say so in run.json, so that the same
         # command continues it (``_stopped_run``), and keep the finished parts
         interrupted = isinstance(exc, KeyboardInterrupt)
         attempt["status"] = record["status"] = "interrupted" if interrupted else "failed"
-        record["error"] = "interrupted" if interrupted else f"{type(exc).__name__}: {exc}"
+        record["error"] = "interrupted" if interrupted else _error_text(exc)
         attempt["finished"] = _now()
-        write_json(run_dir / RUN_JSON, record)
+        unmarked = ""
+        try:
+            write_json(run_dir / RUN_JSON, record)
+        except OSError as again:  # a full disk: run.json stays "running", its lock says the rest
+            unmarked = f" (run.json could not be marked {record['status']}: {again.strerror or again})"
         if interrupted:
             raise
-        what = str(exc) if isinstance(exc, SimError) else f"internal error: {record['error']}"
+        if isinstance(exc, SimError):
+            what = str(exc)
+        elif isinstance(exc, OSError):
+            what = f"cannot write the run in {run_dir}: {record['error']}"
+        else:
+            what = f"internal error: {record['error']}"
         log.debug("the run stopped", exc_info=exc)
         kept = len(chunks) - len(todo) + attempt["chunks_played"]
-        raise SimError(f"{what}; {kept} of {len(chunks)} chunks are kept in {deals_dir}; "
+        raise SimError(f"{what}; {kept} of {len(chunks)} chunks are kept in {deals_dir}{unmarked}; "
                        "run the same command again (or with --resume) to finish") from exc
     attempt.update(status="complete", finished=_now())
     record.update(status="complete", error=None, timings=timings)
-    write_json(run_dir / RUN_JSON, record)
+    try:
+        write_json(run_dir / RUN_JSON, record)
+    except OSError as exc:
+        raise SimError(f"cannot write {run_dir / RUN_JSON}: {exc.strerror or exc}; every part "
+                       "is kept: run the same command again to finish") from exc
     return run_dir
 
 
+def _error_text(exc: BaseException) -> str:
+    """An exception in one line (an OSError as its reason and file)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return f"{type(exc).__name__}: {exc}"
+
+
 def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Chunk],
-                        todo: list[Chunk], attempt: dict, started_wall: float) -> dict:
-    """Play the chunks of ``todo`` (``attempt`` counts them), then write the summary;
-    returns the run's timings."""
+                        todo: list[Chunk], attempt: dict, record: dict, started_wall: float) -> dict:
+    """Play the chunks of ``todo`` (``attempt`` counts them, ``record`` gets each part's
+    record and is written as run.json at once), then write the summary; returns the run's
+    timings."""
     from golfstats.sim.progress import RunProgress
 
     run_dir = config.run_dir
@@ -325,6 +318,11 @@ def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Ch
             bar.ready()
 
         def on_done(done) -> None:
+            if done.part is not None:
+                record["parts"][done.part["name"]] = {k: v for k, v in done.part.items()
+                                                      if k != "name"}
+                record["parts"] = dict(sorted(record["parts"].items()))
+                write_json(run_dir / RUN_JSON, record)
             attempt["chunks_played"] += 1
             deals_done[0] += sizes[done.index]
             timing["last_chunk"] = time.perf_counter()
@@ -343,7 +341,7 @@ def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Ch
     if missing:
         raise SimError(f"parts missing after the run: {', '.join(missing[:5])}")
     summary = summarize_parts(paths)
-    write_summary(summary, run_dir / SUMMARY, parquet_metadata(config))
+    record["summary"] = write_summary(summary, run_dir / SUMMARY, parquet_metadata(config))
     finished = time.perf_counter()
     ready = timing["ready"] or played_until
     playing = max(played_until - ready, 1e-9)
@@ -357,38 +355,4 @@ def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Ch
         "summary_seconds": round(finished - summary_started, 3),
         "deals_played": deals_done[0],
         "deals_per_second": round(deals_done[0] / playing, 1) if deals_done[0] else None,
-    }
-
-
-def _run_record(config: SimConfig, stored: dict | None, chunk_size: int, n_chunks: int,
-                attempt: dict) -> dict:
-    """The content of run.json (earlier attempts of a resumed run are kept)."""
-    attempts = list((stored or {}).get("attempts", []))
-    attempts.append(attempt)
-    return {
-        "format": RUN_FORMAT,
-        "run_id": config.run_id,
-        "status": "running",
-        "error": None,
-        "command": attempt["command"],
-        "argv": list(sys.argv),
-        "replay_command": replay_command(config, chunk_size),
-        "identity": config.identity(),
-        "variant": config.rules.id,
-        "rules": _rules_fields(config),
-        "rules_version": config.identity()["rules_version"],
-        "seed": config.seed,
-        "n": config.n,
-        "policies": list(config.policy_specs),
-        "goal": config.goal,
-        "workers": config.workers,
-        "chunk_size": chunk_size,
-        "chunks": n_chunks,
-        "backend": config.backend,
-        "scheduler": config.scheduler,
-        "versions": versions(config.backend),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
-        "started": (stored or {}).get("started", attempt["started"]),
-        "timings": None,
-        "attempts": attempts,
     }

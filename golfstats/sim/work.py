@@ -30,6 +30,9 @@ class ChunkDone:
     #: (``RunSpec.tallies``): what the study keeps of a chunk.
     tally: pl.DataFrame | None = None
     pairs: pl.DataFrame | None = None
+    #: The part's record for run.json (``runs.write.part_record``, with its ``name``),
+    #: when the rows were written.
+    part: dict | None = None
 
 
 def tally(rows: pl.DataFrame, specs: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -156,20 +159,27 @@ def compile_share(rules, policies, peers: int) -> tuple[list[tuple], float]:
     return [tuple(share) for share in shares], max(loads)
 
 
-def play_and_write(spec: RunSpec, chunk: Chunk, on_deal: OnDeal | None = None) -> ChunkDone:
+def play_and_write(spec: RunSpec, chunk: Chunk, on_deal: OnDeal | None = None,
+                   wanted: Callable[[], bool] = lambda: True) -> ChunkDone | None:
     """Play ``chunk`` (telling ``on_deal`` what is played) and write its part atomically
     (local workers share the run's disk), unless the run keeps no rows
-    (``RunSpec.keep_rows``)."""
+    (``RunSpec.keep_rows``).  ``wanted()`` is asked before the part is written: a worker
+    whose run was killed meanwhile writes nothing (the run's next writer plays the chunk)
+    and returns None."""
     from golfstats.runs.write import write_part
 
     started = time.perf_counter()
     rows = play_chunk(spec, chunk, on_deal)
+    if not wanted():
+        return None
+    part = None
     if spec.keep_rows:
-        write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
-    return chunk_done(spec, chunk, rows, time.perf_counter() - started)
+        part = write_part(rows, spec.deals_dir, chunk.index, spec.part_metadata(chunk))
+    return chunk_done(spec, chunk, rows, time.perf_counter() - started, part)
 
 
-def chunk_done(spec: RunSpec, chunk: Chunk, rows: pl.DataFrame, seconds: float) -> ChunkDone:
+def chunk_done(spec: RunSpec, chunk: Chunk, rows: pl.DataFrame, seconds: float,
+               part: dict | None = None) -> ChunkDone:
     """The report of a chunk whose ``rows`` are written (or, without ``keep_rows``, dropped),
     with its tallies when ``spec.tallies`` asks for them."""
     from golfstats.runs.tally import pair_tallies
@@ -178,6 +188,6 @@ def chunk_done(spec: RunSpec, chunk: Chunk, rows: pl.DataFrame, seconds: float) 
     specs = tuple(p.spec for p in spec.policies)
     wins, played = tally(rows, specs)
     if not spec.tallies:
-        return ChunkDone(chunk.index, rows.height, seconds, wins, played)
+        return ChunkDone(chunk.index, rows.height, seconds, wins, played, part=part)
     return ChunkDone(chunk.index, rows.height, seconds, wins, played, policy_tally(rows),
-                     pair_tallies(rows, specs))
+                     pair_tallies(rows, specs), part)

@@ -14,14 +14,19 @@ match play are made from), never its deal rows; merging chunks is addition.  Dea
 depends only on (seed, i), so a chunk played anywhere gives the same tallies; the same
 chunk played twice (two machines) gives the same file.  The format is documented in
 docs/study-ledger.md.
+
+Every record carries its digest and is checked when read (``study.records``): one that
+cannot be believed is set aside, said, and played again.  A sitting holds the ledger's
+lock (``sitting``, ``golfstats.locks``): one writer at a time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +42,18 @@ from golfstats.runs.tally import (
     summary_of,
 )
 from golfstats.sim.plan import Chunk, plan_chunks
+from golfstats.study.records import (
+    chunk_problem,
+    deal_problem,
+    note_unsealed,
+    open_record,
+    plan_problem,
+    report_to,
+    say,
+    say_once,
+    sealed,
+    set_aside,
+)
 
 LEDGER = "ledger"
 PLAN_FILE = "plan.json"
@@ -47,7 +64,7 @@ SITTING = {"started": datetime.now(UTC).isoformat(timespec="seconds"),
 
 
 class LedgerError(ValueError):
-    """A ledger that cannot be used (an unreadable plan)."""
+    """A ledger that cannot be used (another process writes it; the message is one line)."""
 
 
 @dataclass(frozen=True)
@@ -87,11 +104,54 @@ class PlannedRun:
         return self.sim_config().identity()
 
 
-def read_json(path: Path) -> dict | None:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
+def read_json(path: Path, ledger: Path | None = None) -> dict | None:
+    """The record at ``path`` without its digest, or None: missing, or not to be believed
+    (unreadable, or its digest not its content's: set aside and said, ``study.records``).
+    ``ledger`` is the ledger's folder (default: ``path``'s)."""
+    data, why = open_record(path)
+    if why not in ("", "unsealed"):
+        set_aside(ledger or path.parent, path, why)
         return None
+    return data
+
+
+def read_record(ledger: Path, path: Path, problem: Callable[[dict], str]
+                ) -> tuple[dict | None, bool]:
+    """(the record at ``path``, whether it is unsealed); None when it is missing or set
+    aside (unreadable, altered, or ``problem(record)`` says why it is inconsistent)."""
+    data, why = open_record(path)
+    if data is not None and why in ("", "unsealed"):
+        inconsistent = problem(data)
+        if not inconsistent:
+            return data, why == "unsealed"
+        why = inconsistent
+    if why:
+        set_aside(ledger, path, why)
+    return None, False
+
+
+def read_plan(ledger: Path) -> dict | None:
+    """``plan.json`` when it can be believed (else set aside, said: the study plans anew)."""
+    data, _ = read_record(ledger, ledger / PLAN_FILE, plan_problem)
+    return data
+
+
+def read_valued(folder: Path) -> list[dict]:
+    """The valued deals of an optimum's folder that can be believed, by deal index (the
+    others set aside and said, so they are valued again)."""
+    out, unsealed = [], 0
+    for path in sorted(folder.glob("deal-*.json")):
+        try:
+            index = int(path.stem.split("-")[1])
+        except (IndexError, ValueError):
+            continue
+        data, legacy = read_record(folder.parent, path,
+                                   lambda d, i=index: deal_problem(d, i, folder))
+        if data is not None:
+            out.append(data)
+            unsealed += legacy
+    note_unsealed(folder, unsealed)
+    return out
 
 
 def dumps(data: dict) -> str:
@@ -106,11 +166,12 @@ def dumps(data: dict) -> str:
 
 
 def write_json(path: Path, data: dict) -> None:
-    """Atomically: a temporary file, then a rename (a killed sitting leaves whole files)."""
+    """With its digest (``study.records.sealed``), atomically (``golfstats.atomic``: a
+    killed sitting or a full disk leaves whole files or none)."""
+    from golfstats.atomic import write_text
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(dumps(data))
-    os.replace(tmp, path)
+    write_text(path, dumps(sealed(data)))
 
 
 def chunk_path(ledger: Path, run: PlannedRun, index: int) -> Path:
@@ -152,18 +213,36 @@ class ChunkRecord:
 
 
 def read_chunks(ledger: Path, run: PlannedRun) -> dict[int, ChunkRecord]:
-    """The run's finished chunks in the ledger, by index.  A file that is unreadable, of
-    another run or of another chunking is ignored (its chunk is played again)."""
+    """The run's finished chunks in the ledger, by index.  A file that is unreadable,
+    altered or inconsistent is set aside and said (``study.records``); one of another run
+    or chunking is not used (said once per run); either way its chunk is played again."""
     identity = run.identity()
     out = {}
+    unsealed = foreign = 0
     for chunk in run.chunks():
-        data = read_json(chunk_path(ledger, run, chunk.index))
-        if (data is None or data.get("format") != FORMAT or data.get("identity") != identity
-                or data.get("chunk") != [chunk.index, chunk.start, chunk.stop]):
+        want = [chunk.index, chunk.start, chunk.stop]
+
+        def problem(data: dict, want=want) -> str:
+            nonlocal foreign
+            if (data.get("format") != FORMAT or data.get("identity") != identity
+                    or data.get("chunk") != want):
+                foreign += 1  # of another plan: not a record of this run to doubt
+                return ""
+            return chunk_problem(data)
+
+        before = foreign
+        data, legacy = read_record(ledger, chunk_path(ledger, run, chunk.index), problem)
+        if data is None or foreign > before:
             continue
+        unsealed += legacy
         out[chunk.index] = ChunkRecord(chunk, _frame(data["tally"], TALLY_SCHEMA),
                                        _frame(data["pairs"], PAIR_SCHEMA), float(data["seconds"]),
                                        data.get("sitting", {}))
+    if foreign:
+        say_once(("foreign", ledger / run.name),
+                 f"ledger: {ledger / run.name}: {foreign} records of another run or chunking than "
+                 "the plan's are not used (their chunks are played again, over them)")
+    note_unsealed(ledger / run.name, unsealed)
     return out
 
 
@@ -246,3 +325,55 @@ def play_run(ledger: Path, run: PlannedRun, workers: int, progress: bool,
 
         bar.starting()
         play(spec, todo, on_done, bar.ready, bar.compiling)
+
+
+@contextlib.contextmanager
+def sitting(ledger: Path, note: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the ledger's lock for a sitting (``LedgerError``, one line, when another
+    process holds it) and say its problems through ``note``."""
+    from golfstats.locks import LockError, hold
+
+    try:
+        ledger.mkdir(parents=True, exist_ok=True)
+        lock = hold(ledger, f"the study's ledger {ledger}")
+        lock.__enter__()
+    except LockError as exc:
+        raise LedgerError(str(exc)) from None
+    before = report_to(note)
+    try:
+        yield
+    finally:
+        report_to(before)
+        lock.__exit__(None, None, None)
+
+
+def seal(ledger: Path) -> tuple[int, int, int]:
+    """Give every consistent record of the ledger without a digest its digest (written
+    before digests: the migration, docs/study-ledger.md); (sealed, already sealed, left:
+    inconsistent or altered, each said in one line, to be set aside by the next sitting)."""
+    done = kept = left = 0
+    paths = [ledger / PLAN_FILE, *sorted(ledger.glob("*/chunk-*.json")),
+             *sorted(ledger.glob("optimal-*/deal-*.json"))]
+    for path in paths:
+        data, why = open_record(path)
+        if data is None and not why:
+            continue
+        if why not in ("", "unsealed"):
+            say(f"ledger: {path} {why}; left unsealed (the next sitting sets it aside)")
+            left += 1
+            continue
+        if path.name == PLAN_FILE:
+            problem = plan_problem(data)
+        elif path.name.startswith("chunk-"):
+            problem = chunk_problem(data)
+        else:
+            problem = deal_problem(data, int(path.stem.split("-")[1]), path.parent)
+        if problem:
+            say(f"ledger: {path} {problem}; left unsealed (the next sitting sets it aside)")
+            left += 1
+        elif why == "unsealed":
+            write_json(path, data)
+            done += 1
+        else:
+            kept += 1
+    return done, kept, left

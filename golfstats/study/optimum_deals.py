@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from golfstats.study.ledger import SITTING, read_json, write_json
+from golfstats.study.ledger import SITTING, read_json, read_valued, write_json
 
 #: The version of the goal-strokes files (``strokes-NNNNNN.json``).
 STROKES_FORMAT = 1
@@ -49,12 +49,9 @@ def read_strokes(folder: Path) -> pl.DataFrame:
 
 
 def read_rows(folder: Path) -> pl.DataFrame:
-    """The valued deals in ``folder``, by deal index (unreadable files are ignored)."""
-    rows = []
-    for path in sorted(folder.glob("deal-*.json")):
-        data = read_json(path)
-        if data is not None and set(ROW_SCHEMA) <= set(data):
-            rows.append({**{k: data[k] for k in ROW_SCHEMA}, **_sitting(data)})
+    """The valued deals in ``folder``, by deal index (a record that cannot be believed is
+    set aside and said, ``study.ledger.read_valued``: its deal is valued again)."""
+    rows = [{**{k: data[k] for k in ROW_SCHEMA}, **_sitting(data)} for data in read_valued(folder)]
     schema = {**ROW_SCHEMA, **SITTING_COLUMNS}
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 

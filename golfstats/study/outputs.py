@@ -13,6 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
+from golfstats.atomic import write_atomic, write_text
 from golfstats.runs import Run, merge_summaries
 from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
 from golfstats.study.readme import compare_markdown, par_markdown, readme
@@ -61,7 +62,7 @@ def write_outputs(config, result, started: float) -> list[Path]:
     from golfstats.study.optimum_tables import ladder_chart, with_optimum
 
     full = with_optimum(summary, result.optimum)  # the runs' rows and the optimum's
-    full.write_parquet(out / "summary.parquet")
+    write_atomic(out / "summary.parquet", full.write_parquet)
     for plan in result.plans:
         row = summary.filter((pl.col("variant") == plan.variant) & (pl.col("policy") == CLAIRVOYANT))
         if row.height:
@@ -107,8 +108,8 @@ def write_outputs(config, result, started: float) -> list[Path]:
     seconds = time.perf_counter() - started
     record = study_record(config, result, seconds)
     write_json(out / "study.json", record)
-    (out / "README.md").write_text(readme(config, result, summary, full, par_md, cmp_df, record,
-                                          par_df))
+    write_text(out / "README.md", readme(config, result, summary, full, par_md, cmp_df, record,
+                                         par_df))
     return [out / "summary.parquet", out / "study.json", out / "README.md", *files.all(), *ladder_files,
             *(tables_dir / f"{s}.{e}" for s in ("par", "compare") for e in ("md", "csv"))]
 
@@ -161,4 +162,4 @@ def _version() -> str:
 
 
 def write_json(path: Path, data: dict) -> None:
-    path.write_text(json.dumps(data, indent=2) + "\n")
+    write_text(path, json.dumps(data, indent=2) + "\n")

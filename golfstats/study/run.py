@@ -15,11 +15,14 @@ from golfstats.runs import load_run
 from golfstats.study.ledger import (
     LEDGER,
     PLAN_FILE,
+    LedgerError,
     PlannedRun,
     RunTallies,
     play_run,
     read_json,
+    read_plan,
     run_tallies,
+    sitting,
     write_json,
 )
 from golfstats.study.plan import (
@@ -119,7 +122,7 @@ def _kept_plan(config: StudyConfig, ledger: Path
     budget it was sized for, or None when the ledger has no plan.  A plan made with other
     deal-fixing settings (seed, variants, targets, scale) is an error, never overwritten;
     other ``ADDITIVE`` settings only add runs to it."""
-    kept = read_json(ledger / PLAN_FILE)
+    kept = read_plan(ledger)
     if not kept:
         return None
     made, wanted = kept.get("key", {}), config.plan_key()
@@ -308,7 +311,16 @@ def _play(config: StudyConfig, run: PlannedRun, parts: _Parts) -> None:
 
 
 def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) -> StudyResult:
-    """Run the whole study (see the module doc); ``note`` receives progress lines."""
+    """Run the whole study (see the module doc); ``note`` receives progress lines.  The
+    sitting holds the ledger's lock (a second study on it is refused, ``StudyError``)."""
+    try:
+        with sitting(config.out / LEDGER, note):
+            return _run_study(config, note)
+    except LedgerError as exc:
+        raise StudyError(str(exc)) from None
+
+
+def _run_study(config: StudyConfig, note: Callable[[str], None] | None) -> StudyResult:
     say = note or (lambda _msg: None)
     started = time.perf_counter()
     ledger = config.out / LEDGER
