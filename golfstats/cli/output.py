@@ -97,8 +97,8 @@ def print_blocks(blocks) -> None:
                 line.append(item)
                 con.print(line)
         else:
-            table = Table(title=block.title or None, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
-                          title_style="italic")
+            table = Table(title=block.title or None, title_justify="left", box=box.SIMPLE_HEAD,
+                          pad_edge=False, title_style="italic")
             for k, (name, numeric) in enumerate(zip(block.columns, block.numeric, strict=True)):
                 widest = max((len(row[k]) for row in block.rows), default=0)
                 table.add_column(name, justify="right" if numeric else "left",

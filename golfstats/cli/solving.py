@@ -21,7 +21,6 @@ from golfstats.cli.options import (
     BoardSource,
     GoalOpt,
     KeyOpt,
-    MaxMemoryOpt,
     RuleChoice,
     board_rules,
     board_source,

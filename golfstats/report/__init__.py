@@ -87,5 +87,5 @@ def build_report(runs: list[Run], out_dir: Path | str, title: str = "golfstats r
                                   "from the deals its ledger values).")
     sections = [*table_sections, *chart_sections, ("Sources", sources)]
     files.html = out_dir / "report.html"
-    write_text(files.html, html.page(title, sections, intro))
+    write_text(files.html, html.page(title, sections))
     return files
