@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import polars as pl
 import pytest
 from run_fixtures import write_run
@@ -150,6 +151,23 @@ def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int
                               for k in range(orders)]}
 
 
+def _fake_strokes(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
+    """A stand-in for ``study.optimum.strokes_deal`` (a goal-strokes table of a real deal
+    costs minutes and gigabytes): the perfect golfer one stroke under goal win's play-outs."""
+    won = _fake_value(variant, seed, index, orders)["order_strokes"]
+    return {"deal_index": index, "expected_strokes": float(np.mean(won)) - 1, "win_p": 0.0,
+            "resolved": True, "states": 1, "peak_bytes": 1, "max_bytes": max_bytes, "seconds": 0.0,
+            "order_strokes": [s - 1 for s in won]}
+
+
+@pytest.fixture(autouse=True)
+def _no_real_strokes_tables(monkeypatch):
+    """Every study here values its deals' perfect golfer with ``_fake_strokes``."""
+    import golfstats.study.optimum as optimum
+
+    monkeypatch.setattr(optimum, "strokes_deal", _fake_strokes)
+
+
 def _resolved(row: dict, resolved: bool) -> dict:
     """``row`` resolved or not (an unresolved deal has no play-outs, as value_deal gives)."""
     return {**row, "resolved": resolved, "order_strokes": row["order_strokes"] if resolved else []}
@@ -189,7 +207,7 @@ def test_study_end_to_end(tmp_path, monkeypatch):
     again = invoke("study", "--out", out, "--scale", "0.001", "--variants", "strict,putt-putt",
                    "--optimal", "strict", "--workers", "1", "--quiet")
     assert again.exit_code == 0, again.output
-    one_line_error(invoke("study", "--variants", "strict+jokers1"), "not a study variant")
+    one_line_error(invoke("study", "--variants", "strict+jokers9"), "jokers")
 
 
 def test_par_simulates_a_run_when_given_none(tmp_path, monkeypatch):

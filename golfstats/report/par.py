@@ -68,6 +68,9 @@ class RoundPar:
     p_under_traditional: float
     p_perfect: float  # total <= 0
     pmf: Pmf = field(repr=False)
+    #: the resamples' pars (empty without a bootstrap): what a choice among players' pars
+    #: (the study's "45 / 90 fits") is held to
+    draws: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,8 @@ def round_par(per_hole: Pmf, holes: int, resamples: _Resamples | None = None) ->
     high = int(np.quantile(pars, 0.975, method="higher"))
     sd = float(smooth.std())
     needed = math.ceil(resamples.deals * (_Z95 * sd / STABLE_HALF_WIDTH) ** 2)
-    return RoundPar(holes, par, low, high, float(np.mean(pars != par)), needed, **spread)
+    return RoundPar(holes, par, low, high, float(np.mean(pars != par)), needed, **spread,
+                    draws=np.asarray(pars, np.int64))
 
 
 @dataclass(frozen=True)

@@ -58,17 +58,37 @@ def par_to_print_markdown(par_df: pl.DataFrame, full: pl.DataFrame | None = None
     still_win = set()
     if full is not None and "strokes_goal" in full.columns:
         still_win = set(full.filter(pl.col("strokes_goal") == "win")["variant"].to_list())
-    lines = ["| rule set | par 9 holes | par 18 holes | perfect golfer's par 9 / 18 |",
-             "|---|---:|---:|---:|"]
+    lines = ["| rule set | par 9 holes (95%) | off | par 18 holes (95%) | off | deals | "
+             "perfect golfer's par 9 / 18 (95%) | its deals |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for variant in par_df["variant"].unique(maintain_order=True):
         pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
         ref, best = pars.get(REFERENCE), pars.get(OPTIMAL)
         if ref is None:
             continue
-        floor = f"{best['par9']} / {best['par18']}" if best else ""
+        floor = f"{par_cell(best, 9)} / {par_cell(best, 18)}" if best else ""
         floor += "*" if best and variant in still_win else ""
-        lines.append(f"| {variant} | {ref['par9']} | {ref['par18']} | {floor} |")
+        lines.append(f"| {variant} | {par_cell(ref, 9)} | {_off(ref, 9)} | {par_cell(ref, 18)} | "
+                     f"{_off(ref, 18)} | {ref['n']:,} | {floor} | {_deals(best)} |")
     return (f"**The par to print** is the reference player's (`{REFERENCE}`, a steady honest "
             "player run on every deal): a round of deals nobody chose has par = the median of its "
-            "round totals. Beside it, the perfect golfer's par: no honest player can beat it.\n\n"
+            "round totals. Beside it, the perfect golfer's par: no honest player can beat it. "
+            "Each par has its 95% interval from a bootstrap over whole deals (2,000 resamples; a "
+            "valued deal's stock orders are resampled with it, never one by one); off: how often "
+            "a resample's par is not the printed one.\n\n"
             + "\n".join(lines) + "\n")
+
+
+def par_cell(row: dict, holes: int) -> str:
+    """A par with its 95% interval: ``70 (69-71)`` (``-4 (-9..1)`` where an end is negative)."""
+    low, high = row[f"par{holes}_low"], row[f"par{holes}_high"]
+    dash = "-" if low >= 0 else ".."
+    return f"{row[f'par{holes}']} ({low}{dash}{high})"
+
+
+def _deals(row: dict | None) -> str:
+    return f"{row['n']:,}" if row else ""
+
+
+def _off(row: dict, holes: int) -> str:
+    p = row[f"p_off{holes}"]
+    return f"{100 * p:.0f}%" if p == 0 or p >= 0.01 else "<1%"

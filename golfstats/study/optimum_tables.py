@@ -35,9 +35,8 @@ def summary_rows(results) -> pl.DataFrame:
     for r in results:
         est, plain = r.regression, r.plain
         won = playout_strokes(r.rows)
-        by_strokes = r.strokes.filter(pl.col("resolved"))
-        goal = "strokes" if by_strokes.height else "win"
-        source = by_strokes if by_strokes.height else r.rows
+        source = optimum_playouts(r)
+        goal = "strokes" if source is not r.rows else "win"
         strokes = playout_strokes(source)
         rows.append({"variant": r.variant, "policy": OPTIMAL, "n": est.n, "truncated": 0,
                      "win_rate": est.mean, "ci_low": est.low, "ci_high": est.high,
@@ -50,6 +49,14 @@ def summary_rows(results) -> pl.DataFrame:
                      "playouts": strokes.size, "strokes_goal": goal if strokes.size else None,
                      "playout_win_rate": float((won <= 0).mean()) if won.size else None})
     return pl.DataFrame(rows, schema={**SUMMARY_SCHEMA, **EXTRA})
+
+
+def optimum_playouts(result) -> pl.DataFrame:
+    """The rows whose ``order_strokes`` the optimum's strokes and par rest on: the perfect
+    golfer's resolved goal-strokes play-outs when the ledger holds any, else goal win's
+    (``result.rows`` itself)."""
+    by_strokes = result.strokes.filter(pl.col("resolved"))
+    return by_strokes if by_strokes.height else result.rows
 
 
 def _stroke_figures(strokes: np.ndarray) -> dict:

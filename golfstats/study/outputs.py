@@ -70,10 +70,7 @@ def write_outputs(config, result, started: float) -> list[Path]:
 
     # par of every player with a stroke distribution: the runs' players, and the honest
     # optimum from its play-outs (when it has any)
-    with_strokes = pl.concat([summary.select("variant", "policy", "stroke_hist"),
-                              full.filter(pl.col("estimator").is_not_null())
-                              .select("variant", "policy", "stroke_hist")])
-    pars = study_pars(with_strokes)
+    pars = study_pars(summary.select("variant", "policy", "stroke_hist"), result.optimum)
     par_df = par_table(pars)
     cmp_df = comparison_table(comparisons_of(result.tallies))
 
@@ -83,7 +80,8 @@ def write_outputs(config, result, started: float) -> list[Path]:
     write_table(par_df, tables_dir, "par", "Par for 9 and 18 holes, every variant and policy",
                 "Round totals by exact convolution of the policy's per-hole stroke distribution; "
                 "par = median round total; p_le_45 / p_le_90: share of rounds at or under the "
-                "traditional par; hole par clamped to 3..5.")
+                "traditional par; parH_low..parH_high: the par's 95% interval from a bootstrap over "
+                "whole deals, p_offH how often a resample's par is not parH (docs/rules.md, \"Par\").")
     write_table(cmp_df, tables_dir, "compare", "Paired comparisons (exact vs lookahead; sampling vs "
                 "lookahead)", "Same deals; McNemar's test and Newcombe's paired interval; match "
                 "play over consecutive deals (r9_/r18_ columns).")
@@ -109,18 +107,26 @@ def write_outputs(config, result, started: float) -> list[Path]:
     record = study_record(config, result, seconds)
     write_json(out / "study.json", record)
     write_text(out / "README.md", readme(config, result, summary, full, par_md, cmp_df, record,
-                                         par_df))
+                                         par_df, pars))
     return [out / "summary.parquet", out / "study.json", out / "README.md", *files.all(), *ladder_files,
             *(tables_dir / f"{s}.{e}" for s in ("par", "compare") for e in ("md", "csv"))]
 
 
-def study_pars(with_strokes: pl.DataFrame) -> list:
-    """The par of every (variant, policy) row with a stroke histogram: the study's one call
-    of the par definition (``report.par``), for every table and the README."""
-    from golfstats.report.par import par_from_hist
+def study_pars(with_strokes: pl.DataFrame, optimum=()) -> list:
+    """The par of every (variant, policy) row with a stroke histogram (one play-out a deal)
+    and of the honest optimum of each ``optimum`` result, from each valued deal's strokes on
+    its stock orders, the deals resampled whole (its orders are not independent): the
+    study's one call of the par definition (``report.par``), for every table and the README."""
+    from golfstats.report.par import par_from_hist, par_of_deals
+    from golfstats.study.optimum_tables import OPTIMAL, optimum_playouts
 
-    return [par_from_hist(r["variant"], r["policy"], r["stroke_hist"])
+    pars = [par_from_hist(r["variant"], r["policy"], r["stroke_hist"])
             for r in with_strokes.iter_rows(named=True) if r["stroke_hist"]]
+    for r in optimum:
+        per_deal = [s for s in optimum_playouts(r)["order_strokes"].to_list() if s]
+        if per_deal:
+            pars.append(par_of_deals(r.variant, OPTIMAL, per_deal))
+    return pars
 
 
 def _md_table_html(md: str) -> str:

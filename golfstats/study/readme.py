@@ -9,6 +9,7 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from golfstats.policies import policy_order
@@ -82,13 +83,16 @@ def par_markdown(par_df: pl.DataFrame) -> str:
     exact = par_df.filter(pl.col("policy") == CLAIRVOYANT).select(
         "variant", pl.col("par9").alias("exact_par9"), pl.col("par18").alias("exact_par18"))
     df = ref.join(exact, on="variant", how="left").select(
-        "variant", "n", "mean_per_hole", "par9", "p_le_45", "par18", "p_le_90", "mean_hole_par",
-        "course_par9", "course_par18", "exact_par9", "exact_par18")
+        "variant", "n", "mean_per_hole", "par9", "par9_low", "par9_high", "p_off9", "p_le_45",
+        "par18", "par18_low", "par18_high", "p_off18", "p_le_90", "deals_needed18",
+        "exact_par9", "exact_par18")
     fmt = {"mean_per_hole": lambda x: f"{x:.2f}", "p_le_45": percent, "p_le_90": percent,
-           "mean_hole_par": lambda x: f"{x:.2f}"}
-    headers = {"mean_per_hole": "mean strokes/hole", "par9": "par 9 holes", "p_le_45": "rounds <= 45",
-               "par18": "par 18 holes", "p_le_90": "rounds <= 90", "mean_hole_par": "mean hole par (3-5)",
-               "course_par9": "course par 9", "course_par18": "course par 18",
+           "p_off9": percent, "p_off18": percent, "deals_needed18": lambda x: f"{x:,}"}
+    headers = {"mean_per_hole": "mean strokes/hole", "par9": "par 9 holes", "par9_low": "95% low",
+               "par9_high": "95% high", "p_off9": "off", "p_le_45": "rounds <= 45",
+               "par18": "par 18 holes", "par18_low": "95% low", "par18_high": "95% high",
+               "p_off18": "off", "p_le_90": "rounds <= 90",
+               "deals_needed18": "deals for an 18-hole par stable to one stroke",
                "exact_par9": "clairvoyant par 9", "exact_par18": "clairvoyant par 18"}
     return markdown(df, fmt, headers)
 
@@ -123,18 +127,38 @@ def _answers_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _par_by_player_markdown(par_df: pl.DataFrame) -> str:
-    """Par 9 / par 18 of every player per rule set, and the player the traditional
-    45 / 90 (5 a hole) fits best: the one whose 9-hole par is nearest 45."""
-    lines = ["| variant | " + " | ".join(f"{p} par 9 / 18" for p in PAR_PLAYERS)
-             + " | 45 / 90 fits |", "|---|" + "---:|" * len(PAR_PLAYERS) + "---|"]
+def _par_by_player_markdown(par_df: pl.DataFrame, pars=()) -> str:
+    """Par 9 / par 18 of every player per rule set with their 95% intervals, and the
+    player the traditional 45 / 90 (5 a hole) fits best: the one whose 9-hole par is
+    nearest 45 (ties to the weaker player), with how often the same player is chosen
+    when every player's par is drawn from its own bootstrap (``pars``: the ``ParResult``s
+    whose resampled pars the choice is held to; the players' resamples are drawn apart,
+    although most of them played the same deals, so the share is a rough one)."""
+    from golfstats.study.opening import par_cell
+
+    draws = {(r.variant, r.policy): r.rounds[9].draws for r in pars if 9 in r.rounds}
+    lines = ["| variant | " + " | ".join(f"{p} par 9 / 18 (95%)" for p in PAR_PLAYERS)
+             + " | 45 / 90 fits (how often) |", "|---|" + "---:|" * len(PAR_PLAYERS) + "---|"]
     for variant in par_df["variant"].unique(maintain_order=True):
         rows = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
-        cells = [f"{rows[p]['par9']} / {rows[p]['par18']}" if p in rows else "" for p in PAR_PLAYERS]
+        cells = [f"{par_cell(rows[p], 9)} / {par_cell(rows[p], 18)}" if p in rows else ""
+                 for p in PAR_PLAYERS]
         present = [p for p in PAR_PLAYERS if p in rows]
         fits = min(present, key=lambda p: abs(rows[p]["par9"] - 45)) if present else ""
-        lines.append(f"| {variant} | " + " | ".join(cells) + f" | {fits} |")
+        how = _fits_share(present, fits, [draws.get((variant, p)) for p in present])
+        lines.append(f"| {variant} | " + " | ".join(cells) + f" | {fits}{how} |")
     return "\n".join(lines) + "\n"
+
+
+def _fits_share(players: list[str], chosen: str, draws: list) -> str:
+    """`` (83%)``: the share of joint resamples in which ``chosen`` is still the player
+    whose 9-hole par is nearest 45; empty without every player's resamples."""
+    if not players or any(d is None or not len(d) for d in draws):
+        return ""
+    k = min(len(d) for d in draws)
+    distance = np.abs(np.stack([np.asarray(d[:k]) for d in draws]) - 45)
+    share = float(np.mean(np.argmin(distance, axis=0) == players.index(chosen)))
+    return f" ({100 * share:.0f}%)"
 
 
 def compare_markdown(cmp_df: pl.DataFrame) -> str:
@@ -209,8 +233,9 @@ def _strokes_markdown(summary: pl.DataFrame) -> str:
 
 
 def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: str,
-           cmp_df: pl.DataFrame, record: dict, par_df: pl.DataFrame) -> str:
-    """The text of results/README.md."""
+           cmp_df: pl.DataFrame, record: dict, par_df: pl.DataFrame, pars=()) -> str:
+    """The text of results/README.md (``pars``: the ``ParResult`` behind ``par_df``, whose
+    resamples the "45 / 90 fits" choice is held to)."""
     from golfstats.report.tables import win_rate_pivot
 
     today = dt.date.today().isoformat()
@@ -239,7 +264,7 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
         "clairvoyant_vs_reference": compare_markdown(exact_vs), "strokes": _strokes_markdown(summary),
         "par": par_md, "par_chart": par_chart, "published": _published_markdown(summary),
         "optimal": _optimal_markdown(config, result, full),
-        "par_by_player": _par_by_player_markdown(par_df),
+        "par_by_player": _par_by_player_markdown(par_df, pars),
         "answers": _in_short(_answers_markdown(full, par_df)), "making": making, "parts": parts,
         **opening_fields(full, par_df),
     }
