@@ -162,16 +162,24 @@ def _fits_share(players: list[str], chosen: str, draws: list) -> str:
 
 
 def compare_markdown(cmp_df: pl.DataFrame) -> str:
+    """The paired comparisons; McNemar's p in words (``report.compare.p_text``: never 0),
+    omitted with its reason where the test is empty (a clairvoyant player against an
+    honest one)."""
+    from golfstats.report.compare import p_text
+
     if cmp_df.is_empty():
         return "(no paired comparison)\n"
     df = cmp_df.select(
         "variant", "a", "b", "n", "win_rate_a", "win_rate_b",
         pl.format("{} [{}, {}]", *(pl.col(c).mul(100).round(2) for c in ("diff", "diff_low", "diff_high")))
-        .alias("diff_pp"), "mcnemar_exact_p",
+        .alias("diff_pp"),
+        pl.struct("mcnemar_exact_p", "mcnemar_omitted").map_elements(
+            lambda r: f"omitted: {r['mcnemar_omitted']}" if r["mcnemar_omitted"]
+            else p_text(r["mcnemar_exact_p"]), return_dtype=pl.String).alias("mcnemar_exact_p"),
         pl.format("{} [{}, {}]", *(pl.col(c).round(2) for c in
                                    ("stroke_diff", "stroke_diff_low", "stroke_diff_high"))).alias("strokes"),
         pl.format("{}-{}-{}", "r18_a_rounds", "r18_b_rounds", "r18_halved_rounds").alias("r18"))
-    fmt = {"win_rate_a": percent, "win_rate_b": percent, "mcnemar_exact_p": lambda x: f"{x:.3g}"}
+    fmt = {"win_rate_a": percent, "win_rate_b": percent}
     headers = {"a": "A", "b": "B", "win_rate_a": "A wins", "win_rate_b": "B wins",
                "diff_pp": "A-B (pp) [95% CI]", "mcnemar_exact_p": "McNemar p",
                "strokes": "stroke diff A-B [95% CI]", "r18": "18-hole matches A-B-halved"}
