@@ -18,7 +18,7 @@ not already hold (its resident set at the call: the interpreter, numpy, numba, p
 the compiled kernels, ``resident()``).  Each ``Odds`` carries ``peak_rss_bytes``, the
 process's measured peak resident set during the computation (Linux's VmHWM, reset before
 it where the system allows; else the process's peak so far), beside the kernel's
-``tables_bytes_estimate`` (``Stats.peak_bytes``: the tables' bytes at their largest, or
+``bytes_estimate`` (``Stats.peak_bytes``: the tables' bytes at their largest, or
 what they would have needed when unresolved).  The first passes' bit rows (W, G) are
 checked against the budget only after each pass, so a deal whose rows are over it can
 hold more than the budget for that pass before it is reported unresolved.
@@ -72,14 +72,14 @@ class Odds:
     peak_rss_bytes: int = 0
 
     def to_record(self) -> dict:
-        """JSON-ready (NaN as None).  ``tables_bytes_estimate``: the kernel's count of its
+        """JSON-ready (NaN as None).  ``bytes_estimate``: the kernel's count of its
         tables' bytes (``Stats.peak_bytes``); ``peak_rss_bytes``: the process, measured."""
         def num(x: float) -> float | None:
             return None if math.isnan(x) else x
 
         return {"goal": self.goal.value, "win_p": num(self.win_p),
                 "expected_strokes": num(self.expected_strokes), "resolved": self.resolved,
-                "states": self.stats.states, "tables_bytes_estimate": self.stats.peak_bytes,
+                "states": self.stats.states, "bytes_estimate": self.stats.peak_bytes,
                 "peak_rss_bytes": self.peak_rss_bytes,
                 "disk_bytes": self.stats.disk_bytes, "seconds": round(self.stats.seconds, 6)}
 

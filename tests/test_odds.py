@@ -27,7 +27,7 @@ from golfstats.solver import solve
 
 runner = CliRunner()
 KEYS = {"board", "variant", "goal", "win_p", "expected_strokes", "resolved", "clairvoyant_won",
-        "clairvoyant_strokes", "states", "tables_bytes_estimate", "peak_rss_bytes", "disk_bytes",
+        "clairvoyant_strokes", "states", "bytes_estimate", "peak_rss_bytes", "disk_bytes",
         "seconds"}
 
 
@@ -202,7 +202,7 @@ def test_the_memory_budget_is_the_process_s_and_its_peak_is_measured():
 
     (record,) = _odds("--pysol", "1", "--variant", "putt-putt", "--goal", "win")
     now, peak = resident()
-    assert 0 < record["peak_rss_bytes"] <= peak and record["tables_bytes_estimate"] > 0
+    assert 0 < record["peak_rss_bytes"] <= peak and record["bytes_estimate"] > 0
     refused = runner.invoke(app, ["odds", "--pysol", "1", "--max-memory", "0.02"])
     assert refused.exit_code == 2 and "below this process's floor" in refused.stderr
     assert refused.stderr.count("\n") == 1

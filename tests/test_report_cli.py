@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import polars as pl
 import pytest
 from run_fixtures import write_run
 from typer.testing import CliRunner
+from valuers import fake_strokes, fake_value
 
 from golfstats.cli import app
 from golfstats.stats import wilson
@@ -140,32 +140,12 @@ def test_plan_targets_per_rule_set():
         assert (hi - lo) / 2 <= hw and p.n == required_n(p.p_plan, hw)
 
 
-def _fake_value(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
-    """A stand-in for ``study.optimum.value_deal`` (whole deals take seconds to minutes):
-    the plumbing is under test here, the values in test_odds and test_honest_twin."""
-    won = round((index * 7 % 10) / 10 * orders)  # a share that is a count of the orders,
-    share = won / orders  # and play-outs that win no order the clairvoyant player loses
-    return {"deal_index": index, "win_p": share * 0.4, "share": share, "resolved": True,
-            "states": 1, "peak_bytes": 1, "seconds": 0.0,
-            "order_strokes": [-(k % 2) if k < won // 2 else 1 + (index + k) % 6
-                              for k in range(orders)]}
-
-
-def _fake_strokes(variant: str, seed: int, index: int, orders: int, max_bytes: int = 0) -> dict:
-    """A stand-in for ``study.optimum.strokes_deal`` (a goal-strokes table of a real deal
-    costs minutes and gigabytes): the perfect golfer one stroke under goal win's play-outs."""
-    won = _fake_value(variant, seed, index, orders)["order_strokes"]
-    return {"deal_index": index, "expected_strokes": float(np.mean(won)) - 1, "win_p": 0.0,
-            "resolved": True, "states": 1, "peak_bytes": 1, "max_bytes": max_bytes, "seconds": 0.0,
-            "order_strokes": [s - 1 for s in won]}
-
-
 @pytest.fixture(autouse=True)
 def _no_real_strokes_tables(monkeypatch):
-    """Every study here values its deals' perfect golfer with ``_fake_strokes``."""
+    """Every study here values its deals' perfect golfer with ``fake_strokes``."""
     import golfstats.study.optimum as optimum
 
-    monkeypatch.setattr(optimum, "strokes_deal", _fake_strokes)
+    monkeypatch.setattr(optimum, "strokes_deal", fake_strokes)
 
 
 def _resolved(row: dict, resolved: bool) -> dict:
@@ -176,7 +156,7 @@ def _resolved(row: dict, resolved: bool) -> dict:
 def test_study_end_to_end(tmp_path, monkeypatch):
     import golfstats.study.optimum as optimum
 
-    monkeypatch.setattr(optimum, "value_deal", _fake_value)
+    monkeypatch.setattr(optimum, "value_deal", fake_value)
     out = tmp_path / "results"
     result = invoke("study", "--out", out, "--scale", "0.001", "--variants", "strict,putt-putt",
                     "--optimal", "strict", "--workers", "1", "--quiet")
@@ -254,13 +234,13 @@ def test_optimum_values_unresolved_deals_again_with_a_larger_budget(tmp_path, mo
 
     def fake(variant, seed, index, orders, max_bytes=0):
         calls.append(index)
-        return {**_fake_value(variant, seed, index, orders), "peak_bytes": 7}
+        return {**fake_value(variant, seed, index, orders), "peak_bytes": 7}
 
     monkeypatch.setattr(optimum, "value_deal", fake)
     plan = optimum.OptimumPlan("strict", 1, 0.3, orders=5, min_n=3, max_n=3, workers=1,
                                max_bytes=6_000)
     folder = optimum.run_dir(tmp_path, plan)
-    kept = [_resolved({**_fake_value("strict", 1, i, 5), "peak_bytes": need}, i not in (0, 2))
+    kept = [_resolved({**fake_value("strict", 1, i, 5), "peak_bytes": need}, i not in (0, 2))
             for i, need in ((0, 5_000), (1, 9), (2, 9_000))]  # 2 needs more than the new budget
     for row in kept:
         optimum._write_row(folder, row)
@@ -279,7 +259,7 @@ def test_optimum_values_a_batch_unresolved_deal_again_alone(tmp_path, monkeypatc
     def fake(variant, seed, index, orders, max_bytes=0):
         calls.append((index, max_bytes))
         need = {1: 5_000, 2: 50_000}.get(index, 9)  # deal 1 fits alone, deal 2 never
-        return _resolved({**_fake_value(variant, seed, index, orders), "peak_bytes": need},
+        return _resolved({**fake_value(variant, seed, index, orders), "peak_bytes": need},
                          need <= max_bytes)
 
     monkeypatch.setattr(optimum, "value_deal", fake)

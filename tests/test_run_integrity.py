@@ -297,7 +297,7 @@ def test_a_full_disk_during_the_summary_marks_the_run_failed(sealed, tmp_path, m
     assert _figures(out).equals(_figures(sealed))
 
 
-@pytest.mark.parametrize("argv", [["variants"], ["deal", "{boards}"]])
+@pytest.mark.parametrize("argv", [["variants"], ["deal", "{boards}", "-v", "strict"]])
 def test_a_closed_pipe_ends_the_command_quietly(tmp_path, argv):
     """``golfstats ... | head -1`` through a real pipe: exit 0, nothing on stderr."""
     boards = tmp_path / "boards.txt"

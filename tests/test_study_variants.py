@@ -16,6 +16,7 @@ import json
 import polars as pl
 import pytest
 from typer.testing import CliRunner
+from valuers import fake_strokes, fake_value
 
 from golfstats.cli import app
 from golfstats.study import StudyConfig, run_study
@@ -24,28 +25,13 @@ from golfstats.study.plan import ADDITIVE, hidden_stock, optimal_deals_needed
 HOUSE = "putt-putt+jokers1+when-stuck"
 
 
-def _fake_value(variant, seed, index, orders, max_bytes=0) -> dict:
-    share = (index * 3 % 10) / 10
-    return {"deal_index": index, "win_p": share * 0.5, "share": share, "resolved": True,
-            "states": 1, "peak_bytes": 1, "seconds": 0.0,
-            "order_strokes": [(index + k) % 7 - 2 for k in range(orders)]}
-
-
-def _fake_strokes(variant, seed, index, orders, max_bytes=0) -> dict:
-    """The perfect golfer's stand-in: one stroke fewer than goal win's on every order."""
-    won = _fake_value(variant, seed, index, orders)["order_strokes"]
-    return {"deal_index": index, "expected_strokes": 0.0, "win_p": 0.0, "resolved": True,
-            "states": 1, "peak_bytes": 1, "max_bytes": max_bytes, "seconds": 0.0,
-            "order_strokes": [s - 1 for s in won]}
-
-
 def _house_study(out, monkeypatch, sampling: bool) -> str:
     """The house rule's study at a tiny scale, the optimum's deals valued by stand-ins: the
     command itself (with sampling, slow) or ``run_study`` without sampling; its output."""
     import golfstats.study.optimum as optimum
 
-    monkeypatch.setattr(optimum, "value_deal", _fake_value)
-    monkeypatch.setattr(optimum, "strokes_deal", _fake_strokes)
+    monkeypatch.setattr(optimum, "value_deal", fake_value)
+    monkeypatch.setattr(optimum, "strokes_deal", fake_strokes)
     if sampling:
         got = CliRunner().invoke(app, ["study", "--variants", HOUSE, "--scale", "0.0005",
                                        "--workers", "1", "--quiet", "--out", str(out)])
@@ -85,7 +71,7 @@ def _check_the_perfect_player(out, said: str) -> None:
     assert len(strokes) == optimal["n"] == len(list(folder.glob("deal-*.json")))
     record = json.loads(strokes[0].read_text())
     assert record["format"] == 1 and record["goal"] == "strokes"
-    played = [s for i in range(optimal["n"]) for s in _fake_strokes(HOUSE, 0, i, 100)["order_strokes"]]
+    played = [s for i in range(optimal["n"]) for s in fake_strokes(HOUSE, 0, i, 100)["order_strokes"]]
     assert optimal["playouts"] == len(played)
     assert optimal["mean_strokes"] == pytest.approx(sum(played) / len(played))
     par = pl.read_csv(out / "tables" / "par.csv").filter(pl.col("policy") == "optimal")
@@ -161,3 +147,23 @@ def test_golf_b_cites_solvitaire_and_wolter_with_their_intervals_and_z():
     assert f"{z:+.1f}" in row
     assert "no published figure we know of is tighter than our +/-0.10%" in table
     assert "45 %" not in table and "45% if Queens" not in table
+
+
+def test_a_deal_valued_inconsistently_ends_the_study_in_one_line(tmp_path, monkeypatch):
+    """A valuer whose record the ledger's check would set aside is refused as it is written
+    (else the study would value the deal again without end) and nothing is written."""
+    import golfstats.study.optimum as optimum
+    from golfstats.study.run import StudyError
+
+    def wins_too_much(variant, seed, index, orders, max_bytes=0):
+        return {**fake_value(variant, seed, index, orders), "share": 0.0}
+
+    monkeypatch.setattr(optimum, "value_deal", wins_too_much)
+    monkeypatch.setattr(optimum, "strokes_deal", fake_strokes)
+    config = StudyConfig(out=tmp_path, scale=0.0005, variants=("strict",), sampling_variants=(),
+                         optimal_variants=("strict",), workers=1)
+    with pytest.raises(StudyError, match="deal 1 as just valued wins more orders honestly") as failure:
+        run_study(config)
+    assert "\n" not in str(failure.value)
+    written = [p.name for p in (tmp_path / "ledger").glob("optimal-*/deal-*.json")]
+    assert written == ["deal-000000.json"], written  # deal 0 wins no order: consistent

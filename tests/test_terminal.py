@@ -154,7 +154,7 @@ def test_odds_of_a_whole_strict_deal_shows_its_passes(tmp_path):
     _ok(run)
     result = re.search(rf"pysol:{FAST_STRICT_DEAL} · strict · honest odds, the stock order "
                        rf"unknown: win \d+\.\d\d%.* · clairvoyant, knowing this board's Talon "
-                       rf"order: .* (\d+\.\d\d) s\n",
+                       rf"order: .* (\d+\.\d\d) s( · peak [\d.]+ GB resident)?\n",
                        run.text)
     assert result, run
     # the live line, ticking: the board, the pass and the clock (in the value pass, the

@@ -29,7 +29,7 @@ RunDirsArg = Annotated[list[Path], typer.Argument(
 ReferenceOpt = Annotated[str | None, typer.Option(
     "--policy", "-p", help=f"Reference player whose strokes set par (default {PAR_REFERENCE}, "
                            "the steady player of every par: par, course, report and the study; "
-                           "optimal: the perfect golfer, optimal:goal=strokes).",
+                           "optimal: the perfect golfer, optimal with goal=strokes).",
     show_default=False)]
 
 

@@ -151,7 +151,7 @@ def odds_command(
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
                        "expected_strokes (null under --goal win), resolved, states, "
-                       "tables_bytes_estimate (the kernel's count of its tables' bytes), "
+                       "bytes_estimate (the kernel's count of its tables' bytes), "
                        "peak_rss_bytes (the process's peak resident set, measured), "
                        "disk_bytes (the layers of p kept in files: 0 unless over --max-memory), "
                        "seconds, clairvoyant_won, clairvoyant_strokes.")] = False,

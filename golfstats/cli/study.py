@@ -25,7 +25,7 @@ def study(
     variants: Annotated[str | None, typer.Option(
         "--variants", metavar="RULES,...",
         help="Comma-separated rule sets, any that -v takes (house rules too, e.g. "
-             "putt-putt+jokers1+when-stuck); default: the study's 14. Each gets the full "
+             "strict+jokers1 or putt-putt+when-stuck); default: the study's 14. Each gets the full "
              "ladder: random, greedy, lookahead, exact, sampling and optimal with its par.")] = None,
     optimal: Annotated[str | None, typer.Option(
         "--optimal", help="Comma-separated rule sets among --variants whose perfect play without "

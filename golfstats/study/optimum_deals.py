@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from golfstats.study.ledger import SITTING, read_json, read_valued, write_json
+from golfstats.study.ledger import SITTING, LedgerError, read_json, read_valued, write_json
+from golfstats.study.records import deal_problem
 
 #: The version of the goal-strokes files (``strokes-NNNNNN.json``).
 STROKES_FORMAT = 1
@@ -140,7 +141,13 @@ def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
 
 
 def write_row(folder: Path, row: dict) -> None:
+    """Write a deal just valued; one the ledger's check would set aside is refused here
+    (``LedgerError``, one line), else the study would value it again without end."""
     row = {k: v for k, v in row.items() if k not in SITTING_COLUMNS}
+    problem = deal_problem(row, row["deal_index"], folder)
+    if problem:
+        raise LedgerError(f"{folder.name}: deal {row['deal_index']} as just valued {problem} "
+                          "(a fault in the valuer; the record is not written)")
     write_json(_deal_path(folder, row["deal_index"]), {**row, "sitting": SITTING})
 
 
