@@ -288,3 +288,22 @@ def test_optimum_values_a_real_deal():
     assert row["share"] == 0.0 and row["deal_index"] == 3
     # played out on the same 10 orders: none is won, every one ends with cards left
     assert len(row["order_strokes"]) == 10 and min(row["order_strokes"]) >= 1
+
+
+def test_runs_not_yet_begun_are_one_clause():
+    """A study's plan can hold runs no chunk of which is played yet: one clause names the
+    first and counts the rest (not a line each), beside each unfinished run's own."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from golfstats.runs.read import unfinished_note
+
+    def run(name, unfinished):
+        return SimpleNamespace(path=Path("results/ledger") / name, unfinished=unfinished)
+
+    note = unfinished_note([run("a-n2000", (0, 2000)), run("b-n500", (30, 500)), run("c", None),
+                            run("d-n2000", (0, 2000)), run("e-n2000", (0, 2000))])
+    assert note == ("unfinished: 30 of 500 deals (results/ledger/b-n500); not yet played, so "
+                    "absent: 3 planned runs (a-n2000 and 2 more)")
+    assert unfinished_note([run("a", (0, 9))]) == "not yet played, so absent: 1 planned run (a)"
+    assert unfinished_note([run("c", None)]) == ""

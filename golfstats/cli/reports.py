@@ -71,7 +71,7 @@ def report(
     runs = _runs(run_dirs)
     out = writable_dir(out or run_dirs[0] / "report")
     try:
-        with Activity(f"writing the report (tables, charts, page) to {out}"):
+        with Activity("writing the report (tables, charts, page)"):  # where: said at its end
             files = build_report(runs, out, title)
     except RunError as exc:
         _run_failed(exc)

@@ -277,7 +277,8 @@ def answer_rows(summary: pl.DataFrame, extra: pl.DataFrame | None = None) -> pl.
 
     def core(df: pl.DataFrame) -> pl.DataFrame:
         notes = [pl.col(c) if c in df.columns else pl.lit(None, t).alias(c)
-                 for c, t in (("estimator", pl.String), ("playouts", pl.Int64))]
+                 for c, t in (("estimator", pl.String), ("playouts", pl.Int64),
+                              ("strokes_goal", pl.String))]
         return df.select(*_ANSWER_COLUMNS, *notes)
 
     rows = core(summary)
@@ -323,7 +324,7 @@ def answers(summary: pl.DataFrame, extra: pl.DataFrame | None = None,
                             (False, *numeric)))
     blocks.append(Para(
         "Par of a round is the player's median round total over deals nobody chose: that "
-        "player scores it or better in half of his rounds (`golfstats par`). The reference "
+        "player scores it or better in half of their rounds (what golfstats par prints). The reference "
         f"player {PAR_REFERENCE} sets the par to print; clairvoyant players see the stock "
         "order, so their figures bound what any honest player can reach."))
     return blocks + [Para(n) for n in notes]
@@ -357,5 +358,6 @@ def _answer_cells(rows: pl.DataFrame, marks: bool) -> tuple[dict, dict, list]:
             notes.append(f"{r['policy']} on {r['variant']}: the win rate is its mean chance of "
                          f"winning, estimated ({r['estimator']}) from {r['n']:,} valued deals"
                          + (f"; strokes and par from {r['playouts']:,} play-outs of them"
+                            + (f" (goal {r['strokes_goal']})" if r["strokes_goal"] else "")
                             if r["playouts"] else "; no play-outs, so no strokes or par"))
     return cells, to_print, notes

@@ -150,12 +150,21 @@ def load_runs(paths) -> list[Run]:
 
 
 def unfinished_note(runs: list[Run]) -> str:
-    """"unfinished: K of N deals (DIR)" for each run that stopped before its end, or ""."""
-    notes = []
+    """"unfinished: K of N deals (DIR)" for each run that stopped before its end, and one
+    clause for the runs not yet begun (no rows of theirs: named, the first one at length),
+    or ""."""
+    notes, unplayed = [], []
     for run in runs:
         if run.unfinished is not None:
             held, planned = run.unfinished
-            notes.append(f"unfinished: {held:,} of {planned:,} deals ({run.path})")
+            if held:
+                notes.append(f"unfinished: {held:,} of {planned:,} deals ({run.path})")
+            else:
+                unplayed.append(run.path.name)
+    if unplayed:
+        more = f" and {len(unplayed) - 1} more" if len(unplayed) > 1 else ""
+        notes.append(f"not yet played, so absent: {len(unplayed)} planned "
+                     f"run{'s' if len(unplayed) > 1 else ''} ({unplayed[0]}{more})")
     return "; ".join(notes)
 
 
