@@ -104,7 +104,7 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
     while True:
         n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
         cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
-        vp, left, dense, best_p = endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
+        vp, left, dense, best_p = _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
         ve = np.full(n_c, np.inf)
         least = 1 << 30
         for ci in range(n_c):
@@ -132,7 +132,7 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
 
 
 @nb.njit(cache=True, nogil=True)
-def endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n):
+def _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n):
     """p of each candidate endpoint (1 cleared, 0 out of stock, else the state's p), its
     cards left and dense code, and the best p."""
     vp = np.zeros(n_c)
@@ -174,7 +174,7 @@ def play_winp(kt, exposed, heights0, top0, stock, sol, moves_out):
     while True:
         n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
         cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
-        vp, left, dense, best_p = endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
+        vp, left, dense, best_p = _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
         pick = -1
         for ci in range(n_c):
             if vp[ci] >= best_p - TOL and (pick < 0 or left[ci] < left[pick]):

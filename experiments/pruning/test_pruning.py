@@ -1,7 +1,8 @@
-"""``benchmarks/bench_pruning.py``: its search from the top gives the table's p, and its
+"""``experiments/pruning/pruning.py``: its search from the top gives the table's p, and its
 counts keep their order (the policy's states within those followed with ties, within Dr;
 Star1's distinct states within its expansions and within Dr), on mid-game positions (8
-stock cards) of the three king rules."""
+stock cards) of the three king rules.  Not collected by the default run (pytest's
+testpaths are ``tests``): ``python -m pytest experiments/pruning``."""
 
 import sys
 from pathlib import Path
@@ -13,9 +14,11 @@ from golfstats.goals import Goal
 from golfstats.honest_table import Keep, compute
 from golfstats.rules import parse_variant
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1] / "benchmarks"))
 import bench_optimal  # noqa: E402
-import bench_pruning  # noqa: E402
+import pruning  # noqa: E402
 
 
 @pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt"])
@@ -27,9 +30,9 @@ def test_star1_gives_the_tables_p_and_counts_keep_their_order(variant):
         winnable += s.win_p > 0
         t, a = s.table, s.table.arrays
         m0 = np.bincount(a.stock, minlength=14).astype(np.int64)
-        one = bench_pruning.support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, False)
-        tied = bench_pruning.support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, True)
-        p, expanded, distinct = bench_pruning.star1(t.kt, a.exposed, a.heights, t.top_id, m0,
+        one = pruning.support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, False)
+        tied = pruning.support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, True)
+        p, expanded, distinct = pruning.star1(t.kt, a.exposed, a.heights, t.top_id, m0,
                                                     t.sol)
         assert abs(p - s.win_p) <= 1e-12
         assert one <= tied <= s.stats.drawn_from

@@ -1,7 +1,11 @@
-"""Benchmark: how many states a search from the top would value, against the value pass.
+"""Experiment: how many states a search from the top would value, against the value pass.
 
-    python benchmarks/bench_pruning.py --variant putt-putt --deals 1 14
-    python benchmarks/bench_pruning.py --variant strict --deals 3 7 --star1
+    python experiments/pruning/pruning.py --variant putt-putt --deals 1 14
+    python experiments/pruning/pruning.py --variant strict --deals 3 7 --star1
+
+A design measured and not built (experiments/pruning/README.md): it reaches into the
+honest kernel's internals (``play._endpoint_p``, the table's arrays), which a benchmark
+of public entries would not.
 
 The value pass (goal win, docs/honest-play.md) values every drawn-from state some order
 of the stock can still win from (``Stats.drawn_from``, Dr).  A search from the top that
@@ -45,7 +49,7 @@ from numba.typed import Dict  # noqa: E402
 
 from golfstats.kernels.core import decode, powers  # noqa: E402
 from golfstats.kernels.golf.chains import chain_candidates, enumerate_chains  # noqa: E402
-from golfstats.kernels.honest.play import endpoint_p  # noqa: E402
+from golfstats.kernels.honest.play import _endpoint_p  # noqa: E402
 from golfstats.kernels.honest.policy import p_of  # noqa: E402
 from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, TOL, d_codes  # noqa: E402
 
@@ -58,7 +62,7 @@ def _ends(kt, exposed, pw, heights, top, sol, d, k, n):
     else its p is 1 (cleared) or 0 (out of stock)."""
     n_end, ends_h, ends_top, _, _, _ = enumerate_chains(kt, exposed, heights, top)
     cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
-    vals, left, dense, _ = endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
+    vals, left, dense, _ = _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
     return dense, vals, left
 
 
