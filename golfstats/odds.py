@@ -19,9 +19,11 @@ the compiled kernels, ``resident()``).  Each ``Odds`` carries ``peak_rss_bytes``
 process's measured peak resident set during the computation (Linux's VmHWM, reset before
 it where the system allows; else the process's peak so far), beside the kernel's
 ``bytes_estimate`` (``Stats.peak_bytes``: the tables' bytes at their largest, or
-what they would have needed when unresolved).  The first passes' bit rows (W, G) are
-checked against the budget only after each pass, so a deal whose rows are over it can
-hold more than the budget for that pass before it is reported unresolved.
+what they would have needed when unresolved, or the W pass's bytes when it stopped
+over the budget).  The W pass stops as soon as its rows are over the budget; reach's
+rows are checked after their pass, which alone can hold more than the budget before the
+deal is reported unresolved.  The floor is measured with the kernels loaded
+(``load_kernels``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,15 @@ from dataclasses import dataclass, field, replace
 from golfstats.board import Board
 from golfstats.engine import DRAW, Position, Top, legal_moves
 from golfstats.goals import Goal
-from golfstats.honest_table import COLUMNS, DEFAULT_MAX_BYTES, Keep, Stats, Table, compute
+from golfstats.honest_table import (
+    COLUMNS,
+    DEFAULT_MAX_BYTES,
+    DIRECT_MAX_STOCK,
+    Keep,
+    Stats,
+    Table,
+    compute,
+)
 from golfstats.rules import Game, Rules
 
 __all__ = ["DEFAULT_MAX_BYTES", "Goal", "Keep", "MoveOdds", "Odds", "Stats", "Table", "odds",
@@ -101,6 +111,24 @@ def resident() -> tuple[int, int]:
     return peak, peak
 
 
+_LOADED: set = set()
+
+
+def load_kernels(board: Board, rules: Rules, goal: Goal, keep: Keep = Keep.VALUE) -> None:
+    """Load the compiled kernels that valuing ``board`` runs (numba loads a kernel at its
+    first call: 0.1-0.3 GB of code and data), so that what the process holds before the
+    tables, the floor of a process budget, is measured with them: ``board`` is valued once
+    with its stock cut to ``DIRECT_MAX_STOCK + 2`` cards (milliseconds; once per process
+    for each rule set, goal and keep)."""
+    key = (rules.id, Goal(goal), keep)
+    if (key in _LOADED or rules.game is not Game.GOLF or not rules.layout.has_stock
+            or len(board.stock) <= DIRECT_MAX_STOCK or len(board.tableau) != COLUMNS):
+        return
+    small = replace(board, stock=board.stock[:DIRECT_MAX_STOCK + 2])
+    compute(small, rules, Goal(goal), keep=Keep.VALUE if keep is Keep.ORDER else keep)
+    _LOADED.add(key)
+
+
 def _reset_peak() -> None:
     """Start the peak resident set afresh (Linux: "5" to /proc/self/clear_refs)."""
     try:
@@ -128,6 +156,8 @@ def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,
     further stock orders (kinds in draw order) the table serves play-outs of.
     """
     goal = Goal(goal)
+    if process_bytes is not None:
+        load_kernels(board, rules, goal, keep)  # (they are part of the process's floor)
     _reset_peak()
     if rules.game is not Game.GOLF or not rules.layout.has_stock:
         return replace(_exact(board, rules, goal), peak_rss_bytes=resident()[1])

@@ -206,3 +206,26 @@ def test_the_memory_budget_is_the_process_s_and_its_peak_is_measured():
     refused = runner.invoke(app, ["odds", "--pysol", "1", "--max-memory", "0.02"])
     assert refused.exit_code == 2 and "below this process's floor" in refused.stderr
     assert refused.stderr.count("\n") == 1
+
+
+def test_a_budget_the_first_pass_would_break_is_kept_to():
+    """The W pass stops once its rows are over the budget (not after the pass): a budget
+    just over the process's floor leaves PySolFC 2 of putt-putt unresolved with the
+    process's measured peak (VmHWM) within it."""
+    import re
+    import subprocess
+    import sys
+
+    def run(gb: float) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "golfstats", "odds", "--pysol", "2", "--variant",
+                               "putt-putt", "--max-memory", f"{gb:.3f}", "--json"],
+                              capture_output=True, text=True, timeout=600)
+
+    probe = run(0.02)  # refused: the message says the floor
+    floor = float(re.search(r"floor, ([\d.]+) GB resident", probe.stderr).group(1))
+    budget = floor + 0.1  # far under the W pass's 0.8 GB of rows
+    got = run(budget)
+    assert got.returncode == 1, got.stderr
+    record = json.loads(got.stdout.splitlines()[0])
+    assert not record["resolved"] and record["states"] == 0  # refused in the first pass
+    assert record["peak_rss_bytes"] <= budget * 1e9

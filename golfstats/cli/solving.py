@@ -143,10 +143,10 @@ def odds_command(
         "--max-memory", min=0.01, metavar="GB",
         help="Memory budget of the whole process, in GB: the honest tables get what the "
              "process does not already hold (the interpreter, numba, polars and the kernels, "
-             "about 0.2 GB, measured; a budget below that is refused).  The bit rows of the "
-             "first passes are checked after each pass, so a deal over the budget may "
-             "exceed it during that pass before it is reported unresolved, never "
-             "approximated.  Goal win's layers of values go to files in TMPDIR where they "
+             "loaded: about 0.25 GB, measured; a budget below that is refused).  The first "
+             "pass stops as soon as its rows are over the budget; reach's rows are checked "
+             "after their pass, which may exceed it before the deal is reported unresolved, "
+             "never approximated.  Goal win's layers of values go to files in TMPDIR where they "
              "do not fit but a step's part does.")] = 4.0,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
@@ -167,7 +167,7 @@ def odds_command(
     (stderr).
     """
     from golfstats.cli.progress import HonestProgress
-    from golfstats.odds import odds, resident
+    from golfstats.odds import load_kernels, odds, resident
     from golfstats.solver import solve
 
     con = console()
@@ -180,7 +180,8 @@ def odds_command(
             continue
         rules = item.rules
         seer = solve(item.board, rules)
-        floor = resident()[0]  # the process before the honest work: what the budget cannot go under
+        load_kernels(item.board, rules, goal)
+        floor = resident()[0]  # the process before the tables: what the budget cannot go under
         if max_memory * 1e9 <= floor:
             fail(f"--max-memory {max_memory:g} GB is below this process's floor, "
                  f"{floor / 1e9:.2f} GB resident before any table (the interpreter, numba, "

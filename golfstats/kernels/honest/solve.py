@@ -152,8 +152,9 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     whatever it keeps.
 
     ``max_states`` bounds the states valued (Q, and with ``strokes`` the policy's own
-    states), ``max_bytes`` the memory: the bit rows of the first passes are checked
-    after each pass (a pass may overshoot by its own growth before the check), the value
+    states), ``max_bytes`` the memory: the W pass's bit rows as they are made (it stops
+    once they are over), reach's after its pass (it may overshoot by its own growth before
+    the check), the value
     pass before it starts (its size is known then), and the policy's table as it grows
     (each doubling, the old and the new table together, within what the value pass
     left: ``memo.put``).  Over any of them the solution is unresolved, with the stats so far.
@@ -180,8 +181,8 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                                             wins.kind_masks(m0, pwd, size)[1])
     else:
         where = np.ones(g_size, np.bool_)
-    widx, w_rows, gidx, g_rows, wstats = wins.win_sets_within(kt, exposed, heights0, m0, pwd,
-                                                              size, where)
+    widx, w_rows, gidx, g_rows, wstats = wins.win_sets_within(
+        kt, exposed, heights0, m0, pwd, size, where, -1 if max_bytes is None else int(max_bytes))
     if max_bytes is not None and wstats[4] > max_bytes:  # (W and G, and the B rows, packed)
         return _refused(out, wstats, int(wstats[4]))
     del where

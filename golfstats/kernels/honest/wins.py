@@ -134,13 +134,17 @@ def win_sets(kt, exposed, heights0, m0, pwd, size):
 
 
 @nb.njit(cache=True, nogil=True)
-def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
+def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep, max_bytes=-1):
     """``win_sets`` on the height vectors g with ``keep[g]`` only; the others are left
     empty (rows -1, B rows ZERO).  Exact at every (h, D) reachable from the position when
     ``keep`` holds every height where a reachable position has a legal move (the W
     recursion at a reachable (h, D) reads only reachable positions; one without a move
     is lost or cleared, and both are read as they would be computed: ZERO, ALL); see
-    ``reach.reachable_heights``."""
+    ``reach.reachable_heights``.
+
+    ``max_bytes`` (-1: none) bounds the rows as they are made: once they take more, the
+    pass stops there and ``stats[4]``, their bytes so far, is over it (the rows returned are
+    then partial, to be thrown away: the caller reports the deal unresolved)."""
     pw, full, g_size = powers(heights0)
     words = ((size + 63) >> 6) + 1
     kmask, full_row = kind_masks(m0, pwd, size)
@@ -197,6 +201,11 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
     n_g = 0
     n_w = 0
     peak = 0
+    over = False  # the rows took more than max_bytes: the pass stopped
+    # the pass's arrays by height vector, counted with its rows
+    fixed = (tmask.nbytes + n_lv.nbytes + by_level.nbytes + fill.nbytes + tbase.nbytes
+             + tcode.nbytes + widx.nbytes + gidx.nbytes + gpk.nbytes + w_rows[1].nbytes
+             + g_rows[1].nbytes + kmask.nbytes)
     # per h: the B' rows in scratch, memoised by column set (< 128: ``memo[0]``; the level's
     # B row ``memo[1]``), an entry this h's when its stamp is g; per top u its set (``tkey``)
     # and B' row (``trow``).  In place: each row view or array passed costs a reference count.
@@ -355,11 +364,25 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep):
                 put(g_rows, n_g, grow)
                 gidx[g] = n_g
                 n_g += 1
+            made = _rows_bytes(w_rows, n_w, g_rows, n_g, max(peak, n_rows), words, fixed)
+            if max_bytes >= 0 and made > max_bytes:
+                over = True
+                break
         peak = max(peak, n_rows)
+        if over:
+            break
     stats = np.zeros(5, np.int64)
     stats[0] = n_w
     stats[1] = peak
     stats[2] = words
     stats[3] = n_g
-    stats[4] = row_bytes(w_rows, 0, n_w) + row_bytes(g_rows, 0, n_g) + 2 * peak * words * 8
+    stats[4] = _rows_bytes(w_rows, n_w, g_rows, n_g, peak, words, fixed)
     return widx, w_rows, gidx, g_rows, stats
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _rows_bytes(w_rows, n_w, g_rows, n_g, level_rows, words, fixed):
+    """The W pass's bytes: its W and G rows, two levels of B rows and ``fixed``, its
+    arrays by height vector."""
+    return (row_bytes(w_rows, 0, n_w) + row_bytes(g_rows, 0, n_g) + 2 * level_rows * words * 8
+            + fixed)
