@@ -324,6 +324,38 @@ def test_the_plan_and_a_valued_deal_are_checked_too(tmp_path):
     assert "wins more orders honestly than the clairvoyant player" in lines[2]
 
 
+def test_a_valued_deals_goal_strokes_play_outs_are_checked(tmp_path):
+    """strokes-NNNNNN.json (the perfect golfer's play-outs) is a ledger record like the
+    others: altered or inconsistent, it is set aside and said (so it is played out again);
+    sealed by the migration."""
+    from golfstats.study.ledger import seal, write_json
+    from golfstats.study.optimum_deals import STROKES_FORMAT, read_strokes
+    from golfstats.study.records import report_to
+
+    folder = tmp_path / "ledger" / "optimal-strict-s1-k4"
+    row = {"format": STROKES_FORMAT, "goal": "strokes", "deal_index": 0, "expected_strokes": 2.5,
+           "win_p": 0.25, "resolved": True, "states": 9, "peak_bytes": 100, "max_bytes": 0,
+           "seconds": 0.1, "order_strokes": [-1, 3, 4, 5]}
+    for i in range(4):
+        write_json(folder / f"strokes-{i:06d}.json", {**row, "deal_index": i})
+    lines = []
+    report_to(lines.append)
+    try:
+        assert read_strokes(folder)["deal_index"].to_list() == [0, 1, 2, 3]
+        path = folder / "strokes-000001.json"
+        path.write_text(path.read_text().replace('"expected_strokes":2.5', '"expected_strokes":-9.5'))
+        write_json(folder / "strokes-000002.json", {**row, "deal_index": 7})
+        write_json(folder / "strokes-000003.json", {**row, "deal_index": 3, "order_strokes": [1, 2]})
+        assert read_strokes(folder)["deal_index"].to_list() == [0]
+        _unsealed(folder / "strokes-000000.json")
+        assert seal(tmp_path / "ledger") == (1, 0, 0)
+    finally:
+        report_to(None)
+    assert len(lines) == 3 and all("set aside as" in line for line in lines), lines
+    assert "its digest is not its content's" in lines[0]
+    assert "is of deal 7, not 2" in lines[1] and "has 2 play-outs, not one per order (4)" in lines[2]
+
+
 def test_old_records_are_used_said_and_sealed_by_the_migration(small_study, tmp_path, monkeypatch):
     from test_errors import invoke
 

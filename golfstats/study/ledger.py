@@ -53,6 +53,7 @@ from golfstats.study.records import (
     say_once,
     sealed,
     set_aside,
+    strokes_problem,
 )
 
 LEDGER = "ledger"
@@ -353,7 +354,8 @@ def seal(ledger: Path) -> tuple[int, int, int]:
     inconsistent or altered, each said in one line, to be set aside by the next sitting)."""
     done = kept = left = 0
     paths = [ledger / PLAN_FILE, *sorted(ledger.glob("*/chunk-*.json")),
-             *sorted(ledger.glob("optimal-*/deal-*.json"))]
+             *sorted(ledger.glob("optimal-*/deal-*.json")),
+             *sorted(ledger.glob("optimal-*/strokes-*.json"))]
     for path in paths:
         data, why = open_record(path)
         if data is None and not why:
@@ -366,6 +368,8 @@ def seal(ledger: Path) -> tuple[int, int, int]:
             problem = plan_problem(data)
         elif path.name.startswith("chunk-"):
             problem = chunk_problem(data)
+        elif path.name.startswith("strokes-"):
+            problem = strokes_problem(data, int(path.stem.split("-")[1]), path.parent)
         else:
             problem = deal_problem(data, int(path.stem.split("-")[1]), path.parent)
         if problem:

@@ -12,8 +12,14 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from golfstats.study.ledger import SITTING, LedgerError, read_json, read_valued, write_json
-from golfstats.study.records import deal_problem
+from golfstats.study.ledger import (
+    SITTING,
+    LedgerError,
+    read_record,
+    read_valued,
+    write_json,
+)
+from golfstats.study.records import deal_problem, note_unsealed, strokes_problem
 
 #: The version of the goal-strokes files (``strokes-NNNNNN.json``).
 STROKES_FORMAT = 1
@@ -39,12 +45,21 @@ def _strokes_path(folder: Path, index: int) -> Path:
 
 
 def read_strokes(folder: Path) -> pl.DataFrame:
-    """The goal-strokes play-outs in ``folder`` (files of another format are ignored)."""
-    rows = []
+    """The goal-strokes play-outs in ``folder`` that can be believed (checked as every
+    ledger record is: an altered or inconsistent one is set aside, said, and played out
+    again; files of another format are ignored)."""
+    rows, unsealed = [], 0
     for path in sorted(folder.glob("strokes-*.json")):
-        data = read_json(path)
-        if data is not None and data.get("format") == STROKES_FORMAT and set(STROKES_SCHEMA) <= set(data):
+        try:
+            index = int(path.stem.split("-")[1])
+        except (IndexError, ValueError):
+            continue
+        data, legacy = read_record(folder.parent, path, lambda d, i=index: (
+            "" if d.get("format") != STROKES_FORMAT else strokes_problem(d, i, folder)))
+        if data is not None and data.get("format") == STROKES_FORMAT:
             rows.append({**{k: data[k] for k in STROKES_SCHEMA}, **_sitting(data)})
+            unsealed += legacy
+    note_unsealed(folder, unsealed)
     schema = {**STROKES_SCHEMA, **SITTING_COLUMNS}
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 

@@ -271,6 +271,33 @@ def deal_problem(data: dict, index: int, folder: Path) -> str:
     return ""
 
 
+_STROKES_KEYS = ("format", "goal", "deal_index", "expected_strokes", "win_p", "resolved", "states",
+                 "peak_bytes", "max_bytes", "seconds", "order_strokes")
+
+
+def strokes_problem(data: dict, index: int, folder: Path) -> str:
+    """Why a valued deal's goal-strokes play-outs (``strokes-NNNNNN.json``) are
+    inconsistent ("" when they are not; a record of another format is left to the reader)."""
+    missing = [k for k in _STROKES_KEYS if k not in data]
+    if missing:
+        return f"lacks its {', '.join(missing)} key{'s' if len(missing) > 1 else ''}"
+    if data["goal"] != "strokes":
+        return f"is of goal {data['goal']!r}, not strokes"
+    if data["deal_index"] != index:
+        return f"is of deal {data['deal_index']!r}, not {index}"
+    if not isinstance(data["resolved"], bool):
+        return "has no resolved flag"
+    strokes = data["order_strokes"]
+    if not isinstance(strokes, list) or not all(map(_int, strokes)):
+        return "has order_strokes that is not a list of whole numbers"
+    match = _ORDERS.search(folder.name)
+    if data["resolved"] and match and len(strokes) != int(match.group(1)):
+        return f"has {len(strokes)} play-outs, not one per order ({match.group(1)})"
+    if not data["resolved"] and strokes:
+        return "is unresolved but has play-outs"
+    return ""
+
+
 _PLAN_KEYS = ("key", "plans", "runs")
 
 
