@@ -9,6 +9,7 @@ entries, a power of two above ``N_KINDS``.
 from __future__ import annotations
 
 from golfstats.cards import JOKER_KIND  # noqa: E402, F401  (one definition, in cards)
+from golfstats.rules import Start
 
 NO_CARD = 14
 N_KINDS = 15
@@ -18,6 +19,10 @@ KIND_SLOTS = 16
 DRAW = -1
 #: Padding after the last move of a recorded line.
 NO_MOVE = -2
+
+#: The starts a kernel tells apart in its ``start`` argument (``rules.Start.code``); any
+#: other code is an empty foundation.
+START_CARD, START_ACE_OF_SPADES = Start.CARD.code, Start.ACE_OF_SPADES.code
 
 #: How a play-out or a search ended.
 FINISHED, ILLEGAL_PLAN, TRUNCATED = 0, 1, 2
