@@ -31,6 +31,11 @@ class KingRule(StrEnum):
     PUTT_PUTT = "putt-putt"
 
 
+#: The ids of the three plain king rules (golf with no option), in the order of
+#: docs/rules.md: the rule sets the published figures and the study's precise runs are of.
+PLAIN_KING_RULES: tuple[str, ...] = tuple(rule.value for rule in KingRule)
+
+
 class Draw(StrEnum):
     ANY_TIME = "any-time"
     WHEN_STUCK = "when-stuck"
