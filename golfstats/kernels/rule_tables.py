@@ -83,7 +83,7 @@ def tables_for(rules: Rules, empty_foundation: bool = False) -> Tables:
     whose foundation is empty although the rules start with a card (a board file may
     hold one).  Plain rule sets leave it out: it would add a source top to every card."""
     # only the kinds this deck holds: joker tops exist only when jokers are dealt
-    kinds = range(0 if rules.jokers else 1, 14)
+    kinds = range(0 if rules.jokers else 1, NO_CARD)
     start = [Top.drawn(x) for x in kinds]
     if rules.jokers or rules.layout.start is Start.EMPTY or empty_foundation:
         start.insert(0, Top.any())
