@@ -3,7 +3,6 @@ and a README.md that reads them (including par and published figures)."""
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import sys
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from golfstats.atomic import write_atomic, write_text
+from golfstats.atomic import write_json, write_parquet, write_text
 from golfstats.policies import CLAIRVOYANT, OPTIMAL, PAR_REFERENCE, SAMPLING_POLICY
 from golfstats.runs import Run, merge_summaries
 from golfstats.study.plan import SAMPLING_VARIANTS
@@ -63,7 +62,7 @@ def write_outputs(config, result, started: float) -> list[Path]:
     from golfstats.study.optimum_tables import ladder_chart, with_optimum
 
     full = with_optimum(summary, result.optimum)  # the runs' rows and the optimum's
-    write_atomic(out / "summary.parquet", full.write_parquet)
+    write_parquet(out / "summary.parquet", full)
     for plan in result.plans:
         row = summary.filter((pl.col("variant") == plan.variant) & (pl.col("policy") == CLAIRVOYANT))
         if row.height:
@@ -167,6 +166,3 @@ def _version() -> str:
     except PackageNotFoundError:
         return "unknown"
 
-
-def write_json(path: Path, data: dict) -> None:
-    write_text(path, json.dumps(data, indent=2) + "\n")
