@@ -3,16 +3,20 @@ keeps (run.json, parts, summary.parquet, the study's ledger and outputs, charts)
 
 ``write_atomic(path, write)`` lets ``write(tmp)`` fill a temporary file beside ``path``
 (``.NAME.PID.SUFFIX.tmp``, in the same folder, so the rename cannot cross file systems),
-then renames it over ``path``.  A failure anywhere (a full disk, a vanished folder, an
-interrupt) removes the temporary file and raises: ``path`` is then either its old self or
-absent, never a partial file that looks whole.  ``sha256_of`` is the digest the run
-folder and the ledger record of what they hold.  No imports beyond the standard library.
+then renames it over ``path``; ``write_text``, ``write_bytes``, ``write_json`` (indented,
+as run.json and the study's outputs are), ``write_parquet`` and ``write_csv`` (a polars
+frame, its writer's options passed on) are the writers every module uses. A failure
+anywhere (a full disk, a vanished folder, an interrupt) removes the temporary file and
+raises: ``path`` is then either its old self or absent, never a partial file that looks
+whole. ``sha256_of`` is the digest the run folder and the ledger record of what they hold.
+No imports beyond the standard library.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -47,6 +51,21 @@ def write_text(path: Path | str, text: str) -> Path:
 
 def write_bytes(path: Path | str, data: bytes) -> Path:
     return write_atomic(path, lambda tmp: tmp.write_bytes(data))
+
+
+def write_json(path: Path | str, data) -> Path:
+    """``data`` as JSON indented by two, one newline at the end (run.json, study.json)."""
+    return write_text(path, json.dumps(data, indent=2) + "\n")
+
+
+def write_parquet(path: Path | str, frame, **options) -> Path:
+    """A polars ``frame`` as Parquet; ``options`` go to ``DataFrame.write_parquet``."""
+    return write_atomic(path, lambda tmp: frame.write_parquet(tmp, **options))
+
+
+def write_csv(path: Path | str, frame, **options) -> Path:
+    """A polars ``frame`` as CSV; ``options`` go to ``DataFrame.write_csv``."""
+    return write_atomic(path, lambda tmp: frame.write_csv(tmp, **options))
 
 
 def sha256_of(path: Path | str) -> str:

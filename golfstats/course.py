@@ -42,7 +42,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from golfstats.goals import TOL
-from golfstats.rules import Rules
+from golfstats.rules import KingRule, Rules
 
 if TYPE_CHECKING:  # the command line imports this module for Difficulty; policies stay out
     from golfstats.policies import Policy
@@ -67,7 +67,8 @@ DIFFICULTIES = tuple(Difficulty)
 #: 0, thirds at 0.0425 and 0.141; queens-on-kings: 96 of the 99 resolved, 0.125 and 0.303;
 #: putt-putt: all 100 above 0, 0.728 and 0.899, measured 2026-12-03 once every deal
 #: resolved under the default budget; the 20 seeded deals before gave 0.68 and 0.87).
-DIFFICULTY = {"strict": (0.04, 0.14), "queens-on-kings": (0.12, 0.30), "putt-putt": (0.73, 0.90)}
+DIFFICULTY = {KingRule.STRICT: (0.04, 0.14), KingRule.QUEENS_ON_KINGS: (0.12, 0.30),
+              KingRule.PUTT_PUTT: (0.73, 0.90)}
 
 
 class CourseError(ValueError):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from golfstats.board import Board, parse_board
 from golfstats.cards import CARD_IDS
-from golfstats.rules import ACE_OF_SPADES, Game, Rules, RulesError
+from golfstats.rules import ACE_OF_SPADES, Game, Rules, RulesError, Start
 
 if TYPE_CHECKING:
     import numpy as np
@@ -88,9 +88,9 @@ def board_from_cards(rules: Rules, cards) -> Board:
     tableau = tuple(tuple(cards[c * layout.height:(c + 1) * layout.height])
                     for c in range(layout.columns))
     rest = cards[n_tab:]
-    if layout.start == "card":
+    if layout.start is Start.CARD:
         return Board(tableau, tuple(rest[1:]), rest[0])
-    if layout.start == "ace-of-spades":
+    if layout.start is Start.ACE_OF_SPADES:
         return Board(tableau, tuple(rest), ACE_OF_SPADES)
     return Board(tableau, tuple(rest), None)
 

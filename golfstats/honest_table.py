@@ -38,6 +38,7 @@ import numpy as np
 from golfstats.board import Board
 from golfstats.engine import Top
 from golfstats.goals import Goal
+from golfstats.kernels.constants import COLUMNS
 from golfstats.kernels.rule_tables import Arrays, KernelTables
 from golfstats.layer_files import LayerFiles
 from golfstats.rules import Rules
@@ -47,8 +48,6 @@ from golfstats.rules import Rules
 DEFAULT_MAX_BYTES = 4_000_000_000
 #: Goal strokes lists every reachable state: about 6 bytes of list and 16 of values each.
 STROKES_BYTES_PER_STATE = 22
-#: Where a move's value sits in the kernels' per-move arrays: column c at c, the draw last.
-COLUMNS = 7
 
 
 class Keep(StrEnum):

@@ -27,10 +27,9 @@ from golfstats.deals import DealBatch, board_from_cards
 from golfstats.engine import DRAW, Line
 from golfstats.goals import Goal
 from golfstats.odds import Keep, Odds, odds
+from golfstats.policies.roles import FALLBACK
+from golfstats.policies.spec import parse_policy
 from golfstats.rules import Rules
-
-#: The player that plays a deal whose table is unresolved.
-FALLBACK = "greedy"
 
 
 @dataclass(frozen=True)
@@ -75,13 +74,8 @@ def play_orders(board: Board, rules: Rules, orders: Sequence[Sequence[int]],
     order is the board's own (``Keep.ORDER``, less memory).  Goal ``STROKES`` (the fewest
     expected strokes) values the whole reachable space once and keeps the blocks of
     values the given orders visit (``Keep.ORDER`` with ``orders``): one table serves every
-    order.  Unresolved: every order is played by ``FALLBACK`` and ``odds.resolved`` is
-    False."""
-    from golfstats.kernels.constants import GREEDY
-    from golfstats.kernels.players.playout import play_hand
-    from golfstats.kernels.rule_tables import board_arrays, kernel_tables, tables_for
-    from golfstats.solver import solver_scratch
-
+    order.  Unresolved: every order is played by the registry's ``FALLBACK`` player and
+    ``odds.resolved`` is False."""
     goal = Goal(goal)
     if not rules.layout.has_stock:
         raise ValueError(f"{rules.id} has no stock: its optimum is the exact solver's line")
@@ -93,20 +87,16 @@ def play_orders(board: Board, rules: Rules, orders: Sequence[Sequence[int]],
                  orders=further if goal is Goal.STROKES else ())
     won, strokes, moves, seconds = [], [], [], []
     fallback = ""
-    for order in kinds:
+    for cards, order in zip(orders, kinds, strict=True):
         started = time.perf_counter()
         if value.table is not None:
             w, s, m = value.table.play(order)
-        else:  # unresolved: the documented fallback
+        else:  # unresolved: the documented fallback, on this order
             fallback = FALLBACK
-            tables = tables_for(rules, board.foundation is None)
-            arrays = board_arrays(board, tables)
-            kv, kb = solver_scratch(tables.stride)
-            buf = np.empty(int(arrays.heights.sum()) + len(order) + 1, np.int64)
-            _, w, s, _, _, n_moves, _, _ = play_hand(
-                GREEDY, np.zeros(1, np.int64), kernel_tables(tables), arrays.exposed,
-                arrays.heights, order, arrays.top, 0, kv, kb, buf)
-            w, s, m = bool(w), int(s), [int(x) for x in buf[:n_moves]]
+            player = parse_policy(FALLBACK)
+            line = player.info.strategy.play_board(
+                player, rules, Board(board.tableau, tuple(int(c) for c in cards), board.foundation))
+            w, s, m = line.won, line.strokes, line.moves
         won.append(w)
         strokes.append(s)
         moves.append(tuple(m))

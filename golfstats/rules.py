@@ -31,9 +31,30 @@ class KingRule(StrEnum):
     PUTT_PUTT = "putt-putt"
 
 
+#: The ids of the three plain king rules (golf with no option), in the order of
+#: docs/rules.md: the rule sets the published figures and the study's precise runs are of.
+PLAIN_KING_RULES: tuple[str, ...] = tuple(rule.value for rule in KingRule)
+
+
 class Draw(StrEnum):
     ANY_TIME = "any-time"
     WHEN_STUCK = "when-stuck"
+
+
+class Start(StrEnum):
+    """What lies on the foundation when play begins (docs/rules.md, "The layout")."""
+
+    CARD = "card"  # one card turned from the stock
+    EMPTY = "empty"  # nothing: the first play starts the pile
+    ACE_OF_SPADES = "ace-of-spades"  # Black Hole's Ace of spades
+
+    @property
+    def code(self) -> int:
+        """The start as the compiled kernels read it: 0 a card, 1 empty, 2 the Ace of spades."""
+        return _START_CODES[self]
+
+
+_START_CODES = {Start.CARD: 0, Start.EMPTY: 1, Start.ACE_OF_SPADES: 2}
 
 
 class RulesError(ValueError):
@@ -46,14 +67,14 @@ class Layout:
 
     columns: int
     height: int
-    start: str  # "card": one card turned from the stock; "empty"; "ace-of-spades"
+    start: Start
     has_stock: bool
 
 
-GOLF_LAYOUT = Layout(columns=7, height=5, start="card", has_stock=True)
-GOLF_EMPTY_LAYOUT = Layout(columns=7, height=5, start="empty", has_stock=True)
-BLACK_HOLE_LAYOUT = Layout(columns=17, height=3, start="ace-of-spades", has_stock=False)
-ALL_IN_A_ROW_LAYOUT = Layout(columns=13, height=4, start="empty", has_stock=False)
+GOLF_LAYOUT = Layout(columns=7, height=5, start=Start.CARD, has_stock=True)
+GOLF_EMPTY_LAYOUT = Layout(columns=7, height=5, start=Start.EMPTY, has_stock=True)
+BLACK_HOLE_LAYOUT = Layout(columns=17, height=3, start=Start.ACE_OF_SPADES, has_stock=False)
+ALL_IN_A_ROW_LAYOUT = Layout(columns=13, height=4, start=Start.EMPTY, has_stock=False)
 ACE_OF_SPADES = 3 * 13  # card id of AS
 
 
@@ -130,7 +151,7 @@ class Rules:
         if not layout.has_stock:
             return 0
         dealt = len(self.deck) - layout.columns * layout.height
-        return dealt - (1 if layout.start == "card" else 0)
+        return dealt - (1 if layout.start is Start.CARD else 0)
 
     def successors(self, rank: int) -> frozenset[int]:
         """Ranks that may go on a top card of ``rank`` (docs/rules.md "King and Ace rules").

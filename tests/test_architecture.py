@@ -111,3 +111,107 @@ def test_every_registered_policy_has_its_twin():
     from golfstats.reference.twins import TWINS
 
     assert set(TWINS) == set(REGISTRY)
+
+
+# ---------------------------------------------------------------- one vocabulary
+# Each word below is declared once (docs/architecture.md): these tests find a second
+# declaration anywhere in the package.
+
+def _module_assignments(path: Path):
+    """``(name, value node, line)`` of every module-level assignment in ``path``."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        yield name.id, node.value, node.lineno
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+            yield node.target.id, node.value, node.lineno
+
+
+def _strings(node: ast.AST) -> list[str]:
+    """The string constants of a constant or of a tuple or list of them (else [])."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Tuple | ast.List):
+        items = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        return items if len(items) == len(node.elts) else []
+    return []
+
+
+def _where(path: Path, line: int) -> str:
+    return f"{path.relative_to(PACKAGE)}:{line}"
+
+
+def test_start_and_columns_declared_once():
+    """``COLUMNS`` only in ``kernels.constants`` (from ``rules.GOLF_LAYOUT``); a start only
+    as ``rules.Start`` (no start string compared or mapped elsewhere)."""
+    from golfstats.rules import Start
+
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        rel = str(path.relative_to(PACKAGE))
+        for name, _, line in _module_assignments(path):
+            if name == "COLUMNS" and rel != "kernels/constants.py":
+                found.append(_where(path, line))
+        if rel == "rules.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare | ast.Dict):
+                sides = ((node.left, *node.comparators) if isinstance(node, ast.Compare)
+                         else node.keys)
+                if any(isinstance(s, ast.Constant) and s.value in set(Start) for s in sides):
+                    found.append(_where(path, node.lineno))
+    assert not found
+
+
+def test_plain_king_rules_only_in_rules():
+    """The three plain king rules are ``rules.PLAIN_KING_RULES``: no other tuple or list
+    spells them."""
+    from golfstats.rules import PLAIN_KING_RULES
+
+    found = [_where(path, line) for path in PACKAGE.rglob("*.py")
+             for _, value, line in _module_assignments(path)
+             if set(_strings(value)) == set(PLAIN_KING_RULES)]
+    assert not found
+
+
+def test_roles_only_in_the_registry():
+    """A player's role (the par reference, the clairvoyant optimum, the fallback, the
+    ladder...) is declared in ``policies.roles`` alone, and each names registered policies:
+    no other module assigns a role's name, or a policy's name (or a tuple of them) to a
+    module constant."""
+    from golfstats.policies import REGISTRY, parse_policy, roles
+
+    names = {n for n in vars(roles) if n.isupper()}
+    for name in names:
+        value = getattr(roles, name)
+        for spec in (value,) if isinstance(value, str) else value:
+            parse_policy(spec)
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        if path.relative_to(PACKAGE).parts == ("policies", "roles.py"):
+            continue
+        for name, value, line in _module_assignments(path):
+            strings = _strings(value)
+            if name in names or (strings and all(s.partition(":")[0] in REGISTRY for s in strings)):
+                found.append(f"{_where(path, line)} {name}")
+    assert not found
+
+
+def test_one_atomic_writer():
+    """Files are written through ``golfstats.atomic`` alone: no other module calls a
+    polars writer or renames a file over another (``locks.py`` links and renames its own
+    lock files, which is how a lock is taken)."""
+    writers = {"write_parquet", "write_csv", "write_ipc", "write_json", "sink_parquet"}
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        rel = str(path.relative_to(PACKAGE))
+        if rel == "atomic.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in writers | {"replace", "rename"}:
+                is_os = isinstance(node.value, ast.Name) and node.value.id == "os"
+                if node.attr in writers or (is_os and rel != "locks.py"):
+                    found.append(f"{_where(path, node.lineno)} .{node.attr}")
+    assert not found

@@ -10,7 +10,7 @@ from conftest import PYSOL_1
 
 from golfstats.board import format_board, parse_board
 from golfstats.deals import BLOCK, board_from_cards, pysol_board, pysol_text, seeded_board, seeded_deals
-from golfstats.rules import ACE_OF_SPADES, RulesError, all_rule_sets, parse_variant
+from golfstats.rules import ACE_OF_SPADES, RulesError, Start, all_rule_sets, parse_variant
 
 RULE_SETS = all_rule_sets()
 STRICT = parse_variant("strict")
@@ -69,7 +69,7 @@ def test_every_card_once_per_deal(rules):
     assert len(board.stock) == rules.stock_size
     if rules.game.value == "black-hole":
         assert board.foundation == ACE_OF_SPADES
-    elif layout.start == "empty":
+    elif layout.start is Start.EMPTY:
         assert board.foundation is None
     else:
         assert board.foundation is not None

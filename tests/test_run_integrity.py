@@ -270,10 +270,10 @@ def test_a_full_disk_is_one_line_and_the_same_command_finishes(sealed, tmp_path,
 def test_a_full_disk_during_the_summary_marks_the_run_failed(sealed, tmp_path, monkeypatch):
     """ENOSPC injected where the summary is written: run.json says failed, the summary is
     not left half-written, and the same command finishes."""
-    import golfstats.runs.write as write
+    import golfstats.atomic as atomic
 
     out = tmp_path / "run"
-    real = write.write_atomic
+    real = atomic.write_atomic
 
     def failing(path, fill):
         if Path(path).name != "summary.parquet":
@@ -285,7 +285,7 @@ def test_a_full_disk_during_the_summary_marks_the_run_failed(sealed, tmp_path, m
 
         return real(path, partial)
 
-    monkeypatch.setattr(write, "write_atomic", failing)
+    monkeypatch.setattr(atomic, "write_atomic", failing)
     with pytest.raises(SimError, match="No space left on device") as failure:
         run_simulation(_config(out), progress=False)
     assert "\n" not in str(failure.value)

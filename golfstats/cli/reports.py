@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from golfstats.atomic import write_csv
 from golfstats.cli.options import (
     DATA_ERROR,
     USAGE_ERROR,
@@ -136,7 +137,7 @@ def par(
 
         write_text(out / "par.md", markdown(blocks))
         try:
-            par_table(results_of(sets)).write_csv(out / "par.csv", float_precision=6)
+            write_csv(out / "par.csv", par_table(results_of(sets)), float_precision=6)
             save(round_chart(references(sets)), out, "round_totals")
         except OSError as exc:
             fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
@@ -219,7 +220,7 @@ def compare(
     if out:
         write_text(out / "compare.md", markdown(blocks))
         try:
-            comparison_table(results).write_csv(out / "compare.csv", float_precision=6)
+            write_csv(out / "compare.csv", comparison_table(results), float_precision=6)
         except OSError as exc:
             fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
         typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.csv'}")
@@ -253,7 +254,7 @@ def _compare_rule_sets(run_dirs: list[Path], policy: str, out: Path | None) -> N
     if out:
         write_text(out / "compare.md", markdown(blocks))
         try:
-            rule_set_table(result).write_csv(out / "compare.csv", float_precision=6)
+            write_csv(out / "compare.csv", rule_set_table(result), float_precision=6)
         except OSError as exc:
             fail(f"cannot write --out {out}: {exc.strerror or exc}", DATA_ERROR)
         typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.csv'}")

@@ -25,8 +25,9 @@ import sys
 from pathlib import Path
 
 _OWN_CACHE = "GOLFSTATS_NUMBA_CACHE"  # set when the directory below was chosen here
-#: Modules outside kernels/ that compiled code reads (card arithmetic, goals, scoring).
-_COMPILED_FROM = ("cards.py", "goals.py", "scoring.py")
+#: Modules outside kernels/ that compiled code reads (card arithmetic, goals, the start
+#: codes and golf's columns of the rules, scoring).
+_COMPILED_FROM = ("cards.py", "goals.py", "rules.py", "scoring.py")
 
 
 def _cache_dir() -> Path:

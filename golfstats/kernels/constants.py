@@ -9,15 +9,26 @@ entries, a power of two above ``N_KINDS``.
 from __future__ import annotations
 
 from golfstats.cards import JOKER_KIND  # noqa: E402, F401  (one definition, in cards)
+from golfstats.rules import GOLF_LAYOUT, Start
 
 NO_CARD = 14
 N_KINDS = 15
 KIND_SLOTS = 16
 
+#: Golf's tableau columns.  The golf sweeps and the honest kernels loop over them with
+#: this constant trip count, which lets the compiler unroll the per-column loop (it halves
+#: the time per state); a move's value sits at index c of their per-move arrays, the draw's
+#: at ``COLUMNS``.
+COLUMNS = GOLF_LAYOUT.columns
+
 #: A move: ``c >= 0`` plays the exposed card of column c; ``DRAW`` turns the top stock card.
 DRAW = -1
 #: Padding after the last move of a recorded line.
 NO_MOVE = -2
+
+#: The starts a kernel tells apart in its ``start`` argument (``rules.Start.code``); any
+#: other code is an empty foundation.
+START_CARD, START_ACE_OF_SPADES = Start.CARD.code, Start.ACE_OF_SPADES.code
 
 #: How a play-out or a search ended.
 FINISHED, ILLEGAL_PLAN, TRUNCATED = 0, 1, 2

@@ -23,7 +23,7 @@ from golfstats.board import Board
 from golfstats.cards import JOKER_KIND, kind
 from golfstats.engine import Top
 from golfstats.kernels.constants import KIND_SLOTS, N_KINDS, NO_CARD
-from golfstats.rules import Draw, Rules
+from golfstats.rules import Draw, Rules, Start
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,9 +83,9 @@ def tables_for(rules: Rules, empty_foundation: bool = False) -> Tables:
     whose foundation is empty although the rules start with a card (a board file may
     hold one).  Plain rule sets leave it out: it would add a source top to every card."""
     # only the kinds this deck holds: joker tops exist only when jokers are dealt
-    kinds = range(0 if rules.jokers else 1, 14)
+    kinds = range(0 if rules.jokers else 1, NO_CARD)
     start = [Top.drawn(x) for x in kinds]
-    if rules.jokers or rules.layout.start == "empty" or empty_foundation:
+    if rules.jokers or rules.layout.start is Start.EMPTY or empty_foundation:
         start.insert(0, Top.any())
     # Breadth-first over tops, tracking how many jokers were just played in a row: no
     # more than the deck holds can be, so longer joker runs (whose tops would multiply)

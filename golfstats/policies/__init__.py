@@ -16,7 +16,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from golfstats.policies import registry as _registry
+from golfstats.policies import registry  # noqa: F401  (importing it registers the policies)
+from golfstats.policies.roles import (
+    CLAIRVOYANT,
+    DEFAULT_POLICIES,
+    FALLBACK,
+    LADDER,
+    OPTIMAL,
+    PAR_REFERENCE,
+    PERFECT_GOLFER,
+    SAMPLING_POLICY,
+    STUDY_POLICIES,
+)
 from golfstats.policies.spec import (
     REGISTRY,
     Param,
@@ -35,11 +46,8 @@ if TYPE_CHECKING:
     from golfstats.engine import Line
     from golfstats.rules import Rules
 
-DEFAULT_POLICIES = _registry.DEFAULT_POLICIES
-PAR_REFERENCE = _registry.PAR_REFERENCE
-PERFECT_GOLFER = _registry.PERFECT_GOLFER
-
-__all__ = ["DEFAULT_POLICIES", "PAR_REFERENCE", "PERFECT_GOLFER", "REGISTRY", "Param", "Policy",
+__all__ = ["CLAIRVOYANT", "DEFAULT_POLICIES", "FALLBACK", "LADDER", "OPTIMAL", "PAR_REFERENCE",
+           "PERFECT_GOLFER", "REGISTRY", "SAMPLING_POLICY", "STUDY_POLICIES", "Param", "Policy",
            "PolicyError", "PolicyInfo", "is_honest", "parse_policy", "plan", "play_board", "play_deals",
            "policies_from_names", "policy_order", "style"]
 

@@ -2,9 +2,10 @@
 
 Adding a policy is one entry here, one kernel (or strategy), and one twin in
 ``golfstats.reference`` that the tests pair with it (``reference.twins.TWINS``); nothing
-in sim/, report/ or cli/ names a policy.  ``compile_seconds`` (golf, no stock) are the CPU
-seconds ``benchmarks/bench_compile.py`` measured on 2026-12-02 (putt-putt and black-hole;
-optimal on strict, goal win).
+in sim/, report/ or cli/ names a policy: a player needed for a role (the par reference,
+the clairvoyant optimum, the fallback...) is named by that role in ``policies.roles``.
+``compile_seconds`` (golf, no stock) are the CPU seconds ``benchmarks/bench_compile.py``
+measured on 2026-12-02 (putt-putt and black-hole; optimal on strict, goal win).
 """
 
 from __future__ import annotations
@@ -47,13 +48,3 @@ register(PolicyInfo(
     "exact", "the clairvoyant exact solver (knows the stock order)", ClairvoyantSolver(),
     honest=False, chunk_size=250, colour="#7b2d8e", marker="*",
     seconds_per_deal=0.004, compile_seconds=(7, 33)))
-
-#: What ``golfstats simulate`` plays when no policy is named: a simple honest player, a
-#: stronger one and the clairvoyant optimum.
-DEFAULT_POLICIES = ("greedy", "lookahead", "exact")
-#: The steady player whose strokes set par (``golfstats par``, ``course``, the study).
-PAR_REFERENCE = "lookahead"
-#: The perfect golfer: honest play for the fewest expected strokes.  Wherever par is
-#: concerned (``golfstats par``, ``course``), ``optimal`` without a goal means this player
-#: (docs/rules.md, "Par").
-PERFECT_GOLFER = "optimal:goal=strokes"

@@ -9,11 +9,6 @@ import time
 
 from golfstats.engine import Line
 from golfstats.policies.spec import Policy, Strategy
-from golfstats.rules import Rules
-
-
-def _start_code(rules: Rules) -> int:
-    return {"card": 0, "empty": 1, "ace-of-spades": 2}[rules.layout.start]
 
 
 def _kernel_params(policy: Policy):
@@ -66,7 +61,7 @@ class CompiledPlayer(Strategy):
         kv, kb = solver_scratch(tables.stride)
         started = time.perf_counter()
         play_batch(self.kernel, _kernel_params(policy), kernel_tables(tables), batch.cards,
-                   batch.keys, layout.columns, layout.height, _start_code(rules),
+                   batch.keys, layout.columns, layout.height, layout.start.code,
                    max(tables.index_any, 0), kv, kb, out, moves, record_moves)
         elapsed = time.perf_counter() - started
         if (out[:, R_STATUS] != 0).any():
@@ -147,7 +142,7 @@ class ClairvoyantSolver(Strategy):
         kv, kb = solver_scratch(tables.stride)
         started = time.perf_counter()
         exact_batch(not layout.has_stock)(
-            kernel_tables(tables), batch.cards, layout.columns, layout.height, _start_code(rules),
+            kernel_tables(tables), batch.cards, layout.columns, layout.height, layout.start.code,
             max(tables.index_any, 0), Goal(goal) is Goal.WIN, STOCKLESS_MAX_STATES, kv, kb, out,
             states, moves, record_moves)
         elapsed = time.perf_counter() - started

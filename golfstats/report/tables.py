@@ -202,9 +202,9 @@ def write_table(df: pl.DataFrame, out_dir: Path, stem: str, title: str, note: st
     out_dir.mkdir(parents=True, exist_ok=True)
     csv, md = out_dir / f"{stem}.csv", out_dir / f"{stem}.md"
     flat = df.select([pl.col(c) for c in df.columns if not isinstance(df.schema[c], pl.List)])
-    from golfstats.atomic import write_atomic, write_text
+    from golfstats.atomic import write_csv, write_text
 
-    write_atomic(csv, lambda tmp: flat.write_csv(tmp, float_precision=6))
+    write_csv(csv, flat, float_precision=6)
     body = f"## {title}\n\n" + (f"{note}\n\n" if note else "") + markdown(flat, formats, headers)
     write_text(md, body)
     return [md, csv]
@@ -256,7 +256,9 @@ def write_tables(summary: pl.DataFrame, out_dir: Path, status: str = "") -> list
         tables = [replace(t, note=f"{status}. {t.note}".strip()) for t in tables]
     for table in tables:
         table.write(out_dir)
-    stroke_distribution(summary).write_csv(out_dir / "stroke_histogram.csv", float_precision=6)
+    from golfstats.atomic import write_csv
+
+    write_csv(out_dir / "stroke_histogram.csv", stroke_distribution(summary), float_precision=6)
     return tables
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from golfstats.policies import PolicyError, is_honest, parse_policy, policy_order
+from golfstats.rules import PLAIN_KING_RULES
 from golfstats.runs.check import check_run
 from golfstats.runs.errors import RunError, RunQueryError, why  # noqa: F401 (RunQueryError: re-exported)
 from golfstats.runs.schema import DEALS_DIR, RUN_JSON, SUMMARY, SUMMARY_CORE, SUMMARY_SCHEMA
@@ -24,10 +25,9 @@ from golfstats.runs.schema import DEALS_DIR, RUN_JSON, SUMMARY, SUMMARY_CORE, SU
 DEAL_COLUMNS = ("seed", "deal_index", "variant", "policy", "won", "strokes", "points", "seconds",
                 "truncated", "win_p", "expected_strokes")
 
-_KINGS = ("strict", "queens-on-kings", "putt-putt")
 _OPTIONS = ("", "+empty-start", "+jokers2", "+jokers2+empty-start")
 #: Display order of variants: each king rule with its options, then the stockless games.
-VARIANT_ORDER = tuple(k + o for k in _KINGS for o in _OPTIONS) + ("black-hole", "all-in-a-row")
+VARIANT_ORDER = tuple(k + o for k in PLAIN_KING_RULES for o in _OPTIONS) + ("black-hole", "all-in-a-row")
 
 
 def variant_key(variant: str) -> tuple[int, str]:

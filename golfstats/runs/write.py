@@ -6,13 +6,12 @@ bytes and sha256), which every reader checks it against (``runs.read``)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from golfstats.atomic import sha256_of, write_atomic, write_text
+from golfstats.atomic import sha256_of, write_parquet
 from golfstats.runs.schema import DEAL_SCHEMA, PLAYED, TMP_SUFFIX, VALUES, part_path
 
 
@@ -39,16 +38,9 @@ def write_part(rows: pl.DataFrame, deals_dir: Path | str, index: int, metadata: 
                ) -> dict:
     """Write the rows of chunk ``index`` atomically (a temporary file, then a rename);
     returns its record for run.json (``part_record``), the digest of the bytes written."""
-    final = part_path(deals_dir, index)
-    record: dict = {}
-
-    def write(tmp: Path) -> None:
-        rows.write_parquet(tmp, compression="zstd", metadata=metadata)
-        record.update(part_record(tmp, int(metadata.get("golfstats.deal_stop", 0))
-                                  - int(metadata.get("golfstats.deal_start", 0)), rows.height))
-
-    write_atomic(final, write)
-    return {"name": final.name, **record}
+    final = write_parquet(part_path(deals_dir, index), rows, compression="zstd", metadata=metadata)
+    deals = int(metadata.get("golfstats.deal_stop", 0)) - int(metadata.get("golfstats.deal_start", 0))
+    return {"name": final.name, **part_record(final, deals, rows.height)}
 
 
 def part_record(path: Path, deals: int, rows: int) -> dict:
@@ -82,12 +74,7 @@ def remove_temporaries(deals_dir: Path) -> int:
     return count
 
 
-def write_json(path: Path, data: dict) -> None:
-    """Write JSON atomically (temporary file, then rename)."""
-    write_text(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
-
-
 def write_summary(summary: pl.DataFrame, path: Path, metadata: dict[str, str]) -> dict:
     """Write ``summary.parquet`` atomically; returns its record for run.json (bytes, sha256)."""
-    write_atomic(path, lambda tmp: summary.write_parquet(tmp, metadata=metadata))
+    write_parquet(path, summary, metadata=metadata)
     return {"bytes": path.stat().st_size, "sha256": sha256_of(path)}

@@ -35,11 +35,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from golfstats.atomic import write_json
 from golfstats.locks import LockError, has_content, hold
 from golfstats.rules import RULES_VERSION
 from golfstats.runs.schema import DEALS_DIR, RUN_JSON, SUMMARY, part_path
 from golfstats.runs.summary import summarize_parts
-from golfstats.runs.write import write_json, write_summary
+from golfstats.runs.write import write_summary
 from golfstats.sim.plan import Chunk, RunSpec, SimConfig, SimError, auto_chunk_size, plan_chunks
 from golfstats.sim.record import (
     invoked_command,

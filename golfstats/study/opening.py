@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from golfstats.policies import LADDER, OPTIMAL, PAR_REFERENCE
 from golfstats.report.tables import percent
-from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY
 
-OPTIMAL = "optimal"
 #: The opening table's players, weakest first (random, who never wins, is left to the
 #: win-rate table).
-PLAYERS = ("greedy", REFERENCE, SAMPLING_POLICY, OPTIMAL, CLAIRVOYANT)
+PLAYERS = LADDER[1:]
 #: Which objective each figure of ``optimal`` uses (one sentence, said under the table).
 OBJECTIVES = ("`optimal`'s win rate is perfect play without peeking for the most wins (goal "
               "`win`); its par is the perfect golfer's, who plays for the fewest expected strokes "
@@ -62,14 +61,14 @@ def par_to_print_markdown(par_df: pl.DataFrame, full: pl.DataFrame | None = None
              "perfect golfer's par 9 / 18 (95%) | its deals |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for variant in par_df["variant"].unique(maintain_order=True):
         pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
-        ref, best = pars.get(REFERENCE), pars.get(OPTIMAL)
+        ref, best = pars.get(PAR_REFERENCE), pars.get(OPTIMAL)
         if ref is None:
             continue
         floor = f"{par_cell(best, 9)} / {par_cell(best, 18)}" if best else ""
         floor += "*" if best and variant in still_win else ""
         lines.append(f"| {variant} | {par_cell(ref, 9)} | {_off(ref, 9)} | {par_cell(ref, 18)} | "
                      f"{_off(ref, 18)} | {ref['n']:,} | {floor} | {_deals(best)} |")
-    return (f"**The par to print** is the reference player's (`{REFERENCE}`, a steady honest "
+    return (f"**The par to print** is the reference player's (`{PAR_REFERENCE}`, a steady honest "
             "player run on every deal): a round of deals nobody chose has par = the median of its "
             "round totals. Beside it, the perfect golfer's par: no honest player can beat it. "
             "Each par has its 95% interval from a bootstrap over whole deals (2,000 resamples; a "

@@ -6,14 +6,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from golfstats.policies import CLAIRVOYANT, LADDER, OPTIMAL
 from golfstats.runs import SUMMARY_SCHEMA
-from golfstats.study.plan import CLAIRVOYANT
 
-OPTIMAL = "optimal"  # its default goal is win
-#: The ladder's rungs, weakest first (the honest players, then the clairvoyant one).
-LADDER = ("random", "greedy", "lookahead", "sampling", OPTIMAL, CLAIRVOYANT)
-#: The honest players whose share of the way from greedy to the optimum is given.
-BETWEEN = ("greedy", "lookahead", "sampling", OPTIMAL)
+#: The honest players whose share of the way from greedy to the optimum is given: the
+#: ladder's rungs from greedy to ``optimal`` (random and the clairvoyant one left out).
+BETWEEN = LADDER[1:-1]
 #: Columns the study's summary adds for the estimated rows of ``optimal``.
 EXTRA = {"estimator": pl.String, "plain_win_p": pl.Float64, "plain_ci_low": pl.Float64,
          "plain_ci_high": pl.Float64, "unresolved": pl.Int64, "playout_deals": pl.Int64,
@@ -183,5 +181,5 @@ def ladder_chart(summary: pl.DataFrame, variants):
     return fig
 
 
-__all__ = ["LADDER", "OPTIMAL", "estimator_markdown", "ladder_chart", "ladder_markdown",
+__all__ = ["estimator_markdown", "ladder_chart", "ladder_markdown",
            "summary_rows", "with_optimum"]

@@ -3,7 +3,6 @@ and a README.md that reads them (including par and published figures)."""
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import sys
@@ -13,9 +12,10 @@ from pathlib import Path
 
 import polars as pl
 
-from golfstats.atomic import write_atomic, write_text
+from golfstats.atomic import write_json, write_parquet, write_text
+from golfstats.policies import CLAIRVOYANT, OPTIMAL, PAR_REFERENCE, SAMPLING_POLICY
 from golfstats.runs import Run, merge_summaries
-from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
+from golfstats.study.plan import SAMPLING_VARIANTS
 from golfstats.study.readme import compare_markdown, par_markdown, readme
 
 #: Figures of the clairvoyant player that depend on which solver found its line (the
@@ -23,7 +23,7 @@ from golfstats.study.readme import compare_markdown, par_markdown, readme
 #: of the study, whose chunks may span solvers (kernels/solve.py chooses one per rule set).
 SOLVER_FIGURES = ("mean_points", "mean_n_moves", "mean_longest_chain", "mean_states", "max_states")
 #: The paired comparisons the study prints: (A, B) on the same deals.
-COMPARED = ((CLAIRVOYANT, REFERENCE), (SAMPLING_POLICY, REFERENCE))
+COMPARED = ((CLAIRVOYANT, PAR_REFERENCE), (SAMPLING_POLICY, PAR_REFERENCE))
 
 
 def comparisons_of(tallies) -> list:
@@ -62,7 +62,7 @@ def write_outputs(config, result, started: float) -> list[Path]:
     from golfstats.study.optimum_tables import ladder_chart, with_optimum
 
     full = with_optimum(summary, result.optimum)  # the runs' rows and the optimum's
-    write_atomic(out / "summary.parquet", full.write_parquet)
+    write_parquet(out / "summary.parquet", full)
     for plan in result.plans:
         row = summary.filter((pl.col("variant") == plan.variant) & (pl.col("policy") == CLAIRVOYANT))
         if row.height:
@@ -91,7 +91,7 @@ def write_outputs(config, result, started: float) -> list[Path]:
         ("Paired comparisons", _md_table_html(cmp_md))]
     from golfstats.report.charts import round_chart, save
 
-    plain = [r for r in pars if r.policy == REFERENCE and r.variant in SAMPLING_VARIANTS]
+    plain = [r for r in pars if r.policy == PAR_REFERENCE and r.variant in SAMPLING_VARIANTS]
     if plain:
         round_files = save(round_chart(plain), out / "charts", "par_rounds")
         extra.append(("Round totals and par", [doc.Figure(
@@ -118,7 +118,7 @@ def study_pars(with_strokes: pl.DataFrame, optimum=()) -> list:
     its stock orders, the deals resampled whole (its orders are not independent): the
     study's one call of the par definition (``report.par``), for every table and the README."""
     from golfstats.report.par import par_from_hist, par_of_deals
-    from golfstats.study.optimum_tables import OPTIMAL, optimum_playouts
+    from golfstats.study.optimum_tables import optimum_playouts
 
     pars = [par_from_hist(r["variant"], r["policy"], r["stroke_hist"])
             for r in with_strokes.iter_rows(named=True) if r["stroke_hist"]]
@@ -166,6 +166,3 @@ def _version() -> str:
     except PackageNotFoundError:
         return "unknown"
 
-
-def write_json(path: Path, data: dict) -> None:
-    write_text(path, json.dumps(data, indent=2) + "\n")

@@ -36,20 +36,15 @@ from pathlib import Path
 import polars as pl
 
 from golfstats.deals import DEFAULT_SEED
-from golfstats.policies import PAR_REFERENCE, is_honest
+from golfstats.policies import is_honest
+from golfstats.rules import PLAIN_KING_RULES
 from golfstats.runs import VARIANT_ORDER, Run
 from golfstats.stats import Z95, wilson
 
-#: The players of the main runs, and the roles the outputs give them: the clairvoyant
-#: optimum the sizes are planned for, and the honest reference player that sets par.
-STUDY_POLICIES = ("random", "greedy", "lookahead", "exact")
-CLAIRVOYANT = "exact"
-REFERENCE = PAR_REFERENCE
-SAMPLING_POLICY = "sampling"  # the default sampling player (32 samples, successive halving)
-SAMPLING_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
+SAMPLING_VARIANTS = PLAIN_KING_RULES
 #: The rule sets whose clairvoyant win rate is measured to ``half_width`` (the published
 #: Golf-A, Golf-B and Golf-C); the others to ``other_half_width``.
-PRECISE_VARIANTS = ("strict", "queens-on-kings", "putt-putt")
+PRECISE_VARIANTS = PLAIN_KING_RULES
 #: The rule sets with a record run (Golf-B: the published figure most precise).
 RECORD_VARIANTS = ("queens-on-kings",)
 #: Honest compiled players: a short pilot's time is mostly loading compiled code, so

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from golfstats.policies import policy_order
+from golfstats.policies import CLAIRVOYANT, LADDER, OPTIMAL, PAR_REFERENCE, SAMPLING_POLICY, policy_order
 from golfstats.report.tables import markdown, percent
 from golfstats.stats import MIN_N, Z95, wilson
-from golfstats.study.plan import CLAIRVOYANT, REFERENCE, SAMPLING_POLICY, SAMPLING_VARIANTS
+from golfstats.study.plan import SAMPLING_VARIANTS
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ NO_TIGHTER = ("strict", "putt-putt")
 
 
 def par_markdown(par_df: pl.DataFrame) -> str:
-    ref = par_df.filter(pl.col("policy") == REFERENCE)
+    ref = par_df.filter(pl.col("policy") == PAR_REFERENCE)
     exact = par_df.filter(pl.col("policy") == CLAIRVOYANT).select(
         "variant", pl.col("par9").alias("exact_par9"), pl.col("par18").alias("exact_par18"))
     df = ref.join(exact, on="variant", how="left").select(
@@ -97,16 +97,15 @@ def par_markdown(par_df: pl.DataFrame) -> str:
     return markdown(df, fmt, headers)
 
 
-#: The players par is given for, weakest first (``optimal``'s from its play-outs).
-PAR_PLAYERS = ("greedy", "lookahead", SAMPLING_POLICY, "optimal", CLAIRVOYANT)
+#: The players par is given for, weakest first (``optimal``'s from its play-outs; random,
+#: who never wins, left out).
+PAR_PLAYERS = LADDER[1:]
 
 
 def _answers_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
     """The opening answers for a designer: per plain king rule, how winnable it is for a
     perfect player who cannot see the stock (and one who can), and par for casual,
     strong and clairvoyant players (``full``: the summary with the optimum's rows)."""
-    from golfstats.study.optimum_tables import OPTIMAL
-
     lines = []
     for variant in SAMPLING_VARIANTS:
         rows = {r["policy"]: r for r in full.filter(pl.col("variant") == variant).iter_rows(named=True)}
@@ -118,7 +117,7 @@ def _answers_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
                f"({percent(honest['ci_low'], 1)}-{percent(honest['ci_high'], 1)})" if honest else
                "perfect play without peeking is not estimated yet")
         par = ", ".join(f"{who} {pars[p]['par9']} / {pars[p]['par18']}" for who, p in
-                        (("casual (greedy)", "greedy"), ("strong (lookahead)", REFERENCE),
+                        (("casual (greedy)", "greedy"), ("strong (lookahead)", PAR_REFERENCE),
                          ("strong (sampling)", SAMPLING_POLICY),
                          ("perfect without peeking (optimal)", OPTIMAL), ("clairvoyant", CLAIRVOYANT))
                         if p in pars)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import polars as pl
 
+from golfstats.policies import CLAIRVOYANT, PAR_REFERENCE, SAMPLING_POLICY, STUDY_POLICIES
 from golfstats.runs import load_run
 from golfstats.study.ledger import (
     LEDGER,
@@ -27,13 +28,9 @@ from golfstats.study.ledger import (
 )
 from golfstats.study.plan import (
     ADDITIVE,
-    CLAIRVOYANT,
     HONEST_COST_CAP,
     PARALLEL_EFFICIENCY,
-    REFERENCE,
     SAMPLING_COST,
-    SAMPLING_POLICY,
-    STUDY_POLICIES,
     RecordPlan,
     StudyConfig,
     VariantPlan,
@@ -224,7 +221,7 @@ def planned_runs(config: StudyConfig, plans: list[VariantPlan],
     player, so that their comparison is paired within one run), then the record runs."""
     runs = [_main_run(config, p) for p in plans]
     n = config.scaled(config.sampling_n, 10)
-    runs += [PlannedRun(f"{v}-sampling-n{n}-s{config.seed}", v, (SAMPLING_POLICY, REFERENCE), n,
+    runs += [PlannedRun(f"{v}-sampling-n{n}-s{config.seed}", v, (SAMPLING_POLICY, PAR_REFERENCE), n,
                         config.seed, chunk_size(SAMPLING_COST + HONEST_COST_CAP))
              for v in config.sampling_variants]
     runs += [record_run(config, r) for r in records]

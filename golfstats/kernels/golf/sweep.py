@@ -26,14 +26,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.constants import DRAW, N_KINDS
+from golfstats.kernels.constants import COLUMNS, DRAW, N_KINDS
 from golfstats.kernels.core import decode, powers, reverse, step_down
 
 INF = 255
 U = np.uint64
-#: The sweep is for golf's 7 columns: a constant trip count lets the compiler unroll
-#: the per-column loop, which halves the time per state.
-COLUMNS = 7
 
 
 @nb.njit(cache=True, nogil=True)

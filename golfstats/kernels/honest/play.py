@@ -15,7 +15,16 @@ from golfstats.kernels.constants import DRAW
 from golfstats.kernels.core import powers
 from golfstats.kernels.golf.chains import chain_candidates, chain_moves, enumerate_chains
 from golfstats.kernels.honest.policy import p_of, policy_value
-from golfstats.kernels.honest.space import COLUMNS, LEVEL_SHIFT, STROKES, TOL, d_codes, find_key, state_key
+from golfstats.kernels.honest.space import (
+    COLUMNS,
+    LEVEL_SHIFT,
+    STOCK_KINDS,
+    STROKES,
+    TOL,
+    d_codes,
+    find_key,
+    state_key,
+)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -90,7 +99,7 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
     status 1 is a value that could not be found (an internal error or the budget).
     """
     n = stock.shape[0]
-    m0 = np.zeros(14, np.int64)
+    m0 = np.zeros(STOCK_KINDS, np.int64)
     for i in range(n):
         m0[stock[i]] += 1
     pw, full, g_size = powers(heights0)
@@ -161,7 +170,7 @@ def play_winp(kt, exposed, heights0, top0, stock, sol, moves_out):
     stock order visits.  Returns ``(won, strokes, n_moves)``."""
     n = stock.shape[0]
     pw, full, g_size = powers(heights0)
-    m0 = np.zeros(14, np.int64)
+    m0 = np.zeros(STOCK_KINDS, np.int64)
     for i in range(n):
         m0[stock[i]] += 1
     pwd, size, order, layer_start = d_codes(m0)

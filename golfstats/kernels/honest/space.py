@@ -26,12 +26,11 @@ import numba as nb
 import numpy as np
 
 from golfstats.goals import TOL, Goal
+from golfstats.kernels.constants import COLUMNS
 
 WIN, STROKES = Goal.WIN.code, Goal.STROKES.code
 #: Kinds a stock card can have (joker 0, ranks 1..13).
 STOCK_KINDS = 14
-#: Golf's tableau: the kernels unroll loops over its 7 columns.
-COLUMNS = 7
 BITS = 3
 DIGIT = 7
 LEVEL_SHIFT = 21

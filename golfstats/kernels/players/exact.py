@@ -27,6 +27,7 @@ from golfstats.kernels.constants import (
     R_STROKES,
     R_TRUNCATED,
     R_WON,
+    START_CARD,
     TRUNCATED,
 )
 from golfstats.kernels.core import can_play
@@ -68,7 +69,7 @@ def _score_line(kt, exposed, heights, stock, top, moves, n_moves):
 @nb.njit(nogil=True, inline="always")
 def _exact_batch(stockless, kt, cards, columns, height, start, any_top, stop_at_win,
                  max_states, kv, kb, out, states, moves_out, record):
-    n_stock = cards.shape[1] - columns * height - (1 if start == 0 else 0)
+    n_stock = cards.shape[1] - columns * height - (1 if start == START_CARD else 0)
     exposed = np.empty((columns, height + 1), np.int64)
     heights = np.empty(columns, np.int64)
     stock = np.empty(n_stock, np.int64)
@@ -119,10 +120,10 @@ def _batch_stockless(kt, cards, columns, height, start, any_top, stop_at_win, ma
 
 def exact_batch(stockless: bool):
     """The compiled entry of one kind of layout.  Its arguments: the kernel tables, the
-    deals' cards (layout order), ``columns``, ``height``, ``start`` (0 a card, 1 empty,
-    2 the Ace of spades), the "any" top's id, ``stop_at_win`` (goal win), the stockless
-    search's ``max_states``, the sweeps' buffers ``kv``/``kb`` (``solver.solver_scratch``),
-    then ``out`` (one ``constants.RESULT_ROW`` per deal; status ``ILLEGAL_PLAN`` is an
-    internal error), ``states`` (per deal), ``moves_out`` and ``record`` (with ``record``
-    the line of deal d goes to ``moves_out[d]``, padded with ``NO_MOVE``)."""
+    deals' cards (layout order), ``columns``, ``height``, ``start`` (``rules.Start.code``),
+    the "any" top's id, ``stop_at_win`` (goal win), the stockless search's ``max_states``,
+    the sweeps' buffers ``kv``/``kb`` (``solver.solver_scratch``), then ``out`` (one
+    ``constants.RESULT_ROW`` per deal; status ``ILLEGAL_PLAN`` is an internal error),
+    ``states`` (per deal), ``moves_out`` and ``record`` (with ``record`` the line of deal d
+    goes to ``moves_out[d]``, padded with ``NO_MOVE``)."""
     return _batch_stockless if stockless else _batch_golf

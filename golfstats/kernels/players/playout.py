@@ -33,6 +33,8 @@ from golfstats.kernels.constants import (
     R_WON,
     RANDOM,
     SAMPLING,
+    START_ACE_OF_SPADES,
+    START_CARD,
 )
 from golfstats.kernels.core import can_play, card_kind
 from golfstats.kernels.players.lookahead import lookahead_plan
@@ -183,7 +185,7 @@ def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_
 def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights, stock):
     """Kernel inputs of one deal in layout order (``deals.seeded_deals``).
 
-    ``start``: 0 a card turned from the stock, 1 empty, 2 the Ace of spades.
+    ``start``: ``rules.Start.code`` (``START_CARD`` a card turned from the stock, ...).
     Fills ``exposed``/``heights``/``stock`` (kinds) and returns the top-state id.
     """
     for c in range(columns):
@@ -193,10 +195,10 @@ def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights,
             exposed[c, i + 1] = card_kind(cards[c * height + i])
     rest = columns * height
     top = any_top
-    if start == 0:
+    if start == START_CARD:
         top = drawn[card_kind(cards[rest])]
         rest += 1
-    elif start == 2:
+    elif start == START_ACE_OF_SPADES:
         top = drawn[1]
     for j in range(stock.shape[0]):
         stock[j] = card_kind(cards[rest + j])
@@ -206,7 +208,7 @@ def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights,
 @nb.njit(nogil=True, inline="always")
 def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
            moves_out, record):
-    n_stock = cards.shape[1] - columns * height - (1 if start == 0 else 0)
+    n_stock = cards.shape[1] - columns * height - (1 if start == START_CARD else 0)
     exposed = np.empty((columns, height + 1), np.int64)
     heights = np.empty(columns, np.int64)
     stock = np.empty(n_stock, np.int64)
