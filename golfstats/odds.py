@@ -118,7 +118,7 @@ def load_kernels(board: Board, rules: Rules, goal: Goal, keep: Keep = Keep.VALUE
     """Load the compiled kernels that valuing ``board`` runs (numba loads a kernel at its
     first call: 0.1-0.3 GB of code and data), so that what the process holds before the
     tables, the floor of a process budget, is measured with them: ``board`` is valued once
-    with its stock cut to ``DIRECT_MAX_STOCK + 2`` cards (milliseconds; once per process
+    with its stock cut to ``DIRECT_MAX_STOCK + 2`` cards (0.1-0.2 s measured; once per process
     for each rule set, goal and keep)."""
     key = (rules.id, Goal(goal), keep)
     if (key in _LOADED or rules.game is not Game.GOLF or not rules.layout.has_stock

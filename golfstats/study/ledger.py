@@ -140,14 +140,21 @@ def read_plan(ledger: Path) -> dict | None:
 def read_valued(folder: Path) -> list[dict]:
     """The valued deals of an optimum's folder that can be believed, by deal index (the
     others set aside and said, so they are valued again)."""
+    return read_deal_records(folder, "deal", deal_problem)
+
+
+def read_deal_records(folder: Path, kind: str, problem: Callable[[dict, int, Path], str]
+                      ) -> list[dict]:
+    """The records ``KIND-NNNNNN.json`` of an optimum's folder that can be believed
+    (``problem(record, NNNNNN, folder)`` says why one is inconsistent), by deal index; the
+    others set aside and said, the unsealed ones counted in one line."""
     out, unsealed = [], 0
-    for path in sorted(folder.glob("deal-*.json")):
+    for path in sorted(folder.glob(f"{kind}-*.json")):
         try:
             index = int(path.stem.split("-")[1])
         except (IndexError, ValueError):
             continue
-        data, legacy = read_record(folder.parent, path,
-                                   lambda d, i=index: deal_problem(d, i, folder))
+        data, legacy = read_record(folder.parent, path, lambda d, i=index: problem(d, i, folder))
         if data is not None:
             out.append(data)
             unsealed += legacy

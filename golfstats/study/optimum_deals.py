@@ -15,11 +15,11 @@ import polars as pl
 from golfstats.study.ledger import (
     SITTING,
     LedgerError,
-    read_record,
+    read_deal_records,
     read_valued,
     write_json,
 )
-from golfstats.study.records import deal_problem, note_unsealed, strokes_problem
+from golfstats.study.records import deal_problem, strokes_problem
 
 #: The version of the goal-strokes files (``strokes-NNNNNN.json``).
 STROKES_FORMAT = 1
@@ -48,18 +48,12 @@ def read_strokes(folder: Path) -> pl.DataFrame:
     """The goal-strokes play-outs in ``folder`` that can be believed (checked as every
     ledger record is: an altered or inconsistent one is set aside, said, and played out
     again; files of another format are ignored)."""
-    rows, unsealed = [], 0
-    for path in sorted(folder.glob("strokes-*.json")):
-        try:
-            index = int(path.stem.split("-")[1])
-        except (IndexError, ValueError):
-            continue
-        data, legacy = read_record(folder.parent, path, lambda d, i=index: (
-            "" if d.get("format") != STROKES_FORMAT else strokes_problem(d, i, folder)))
-        if data is not None and data.get("format") == STROKES_FORMAT:
-            rows.append({**{k: data[k] for k in STROKES_SCHEMA}, **_sitting(data)})
-            unsealed += legacy
-    note_unsealed(folder, unsealed)
+    def problem(data: dict, index: int, folder: Path) -> str:
+        return strokes_problem(data, index, folder) if data.get("format") == STROKES_FORMAT else ""
+
+    rows = [{**{k: data[k] for k in STROKES_SCHEMA}, **_sitting(data)}
+            for data in read_deal_records(folder, "strokes", problem)
+            if data.get("format") == STROKES_FORMAT]
     schema = {**STROKES_SCHEMA, **SITTING_COLUMNS}
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 

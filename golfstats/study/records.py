@@ -235,33 +235,56 @@ _DEAL_KEYS = ("deal_index", "win_p", "share", "resolved", "states", "peak_bytes"
 _ORDERS = re.compile(r"-k(\d+)$")
 
 
-def deal_problem(data: dict, index: int, folder: Path) -> str:
-    """Why a valued deal's record is inconsistent ("" when it is not)."""
-    missing = [k for k in _DEAL_KEYS if k not in data]
+def _play_outs_problem(data: dict, index: int, keys: tuple[str, ...]) -> str:
+    """What a valued deal's record and its goal-strokes play-outs are both checked for: every
+    key, their own deal index, a resolved flag and play-outs that are whole numbers."""
+    missing = [k for k in keys if k not in data]
     if missing:
         return f"lacks its {', '.join(missing)} key{'s' if len(missing) > 1 else ''}"
     if data["deal_index"] != index:
         return f"is of deal {data['deal_index']!r}, not {index}"
     if not isinstance(data["resolved"], bool):
         return "has no resolved flag"
+    strokes = data["order_strokes"]
+    if not isinstance(strokes, list) or not all(map(_int, strokes)):
+        return "has order_strokes that is not a list of whole numbers"
+    return ""
+
+
+def _orders(folder: Path) -> int | None:
+    """The stock orders each deal of an optimum's folder is played out on (``-kK``)."""
+    match = _ORDERS.search(folder.name)
+    return int(match.group(1)) if match else None
+
+
+def _one_per_order(data: dict, orders: int | None) -> str:
+    """A resolved record has one play-out per order, an unresolved one none."""
+    strokes = data["order_strokes"]
+    if data["resolved"] and orders is not None and len(strokes) != orders:
+        return f"has {len(strokes)} play-outs, not one per order ({orders})"
+    if not data["resolved"] and strokes:
+        return "is unresolved but has play-outs"
+    return ""
+
+
+def deal_problem(data: dict, index: int, folder: Path) -> str:
+    """Why a valued deal's record is inconsistent ("" when it is not)."""
+    why = _play_outs_problem(data, index, _DEAL_KEYS)
+    if why:
+        return why
     share, strokes = data["share"], data["order_strokes"]
     if not _num(share) or not 0 <= share <= 1:
         return f"has a share {share!r} outside [0, 1]"
-    if not isinstance(strokes, list) or not all(map(_int, strokes)):
-        return "has order_strokes that is not a list of whole numbers"
     for key in ("states", "peak_bytes"):
         if not _int(data[key]) or data[key] < 0:
             return f"has {key} that is not a whole number >= 0"
-    match = _ORDERS.search(folder.name)
-    orders = int(match.group(1)) if match else None
-    if data["resolved"]:
-        p = data["win_p"]
-        if not _num(p) or not -1e-9 <= p <= 1 + 1e-9:
-            return f"has a chance of winning {p!r} outside [0, 1]"
-        if orders is not None and len(strokes) != orders:
-            return f"has {len(strokes)} play-outs, not one per order ({orders})"
-    elif strokes:
-        return "is unresolved but has play-outs"
+    p = data["win_p"]
+    if data["resolved"] and (not _num(p) or not -1e-9 <= p <= 1 + 1e-9):
+        return f"has a chance of winning {p!r} outside [0, 1]"
+    orders = _orders(folder)
+    why = _one_per_order(data, orders)
+    if why:
+        return why
     if orders is not None:
         won = round(share * orders)
         if abs(share * orders - won) > 1e-6:
@@ -278,24 +301,10 @@ _STROKES_KEYS = ("format", "goal", "deal_index", "expected_strokes", "win_p", "r
 def strokes_problem(data: dict, index: int, folder: Path) -> str:
     """Why a valued deal's goal-strokes play-outs (``strokes-NNNNNN.json``) are
     inconsistent ("" when they are not; a record of another format is left to the reader)."""
-    missing = [k for k in _STROKES_KEYS if k not in data]
-    if missing:
-        return f"lacks its {', '.join(missing)} key{'s' if len(missing) > 1 else ''}"
-    if data["goal"] != "strokes":
-        return f"is of goal {data['goal']!r}, not strokes"
-    if data["deal_index"] != index:
-        return f"is of deal {data['deal_index']!r}, not {index}"
-    if not isinstance(data["resolved"], bool):
-        return "has no resolved flag"
-    strokes = data["order_strokes"]
-    if not isinstance(strokes, list) or not all(map(_int, strokes)):
-        return "has order_strokes that is not a list of whole numbers"
-    match = _ORDERS.search(folder.name)
-    if data["resolved"] and match and len(strokes) != int(match.group(1)):
-        return f"has {len(strokes)} play-outs, not one per order ({match.group(1)})"
-    if not data["resolved"] and strokes:
-        return "is unresolved but has play-outs"
-    return ""
+    why = _play_outs_problem(data, index, _STROKES_KEYS)
+    if not why and data["goal"] != "strokes":
+        why = f"is of goal {data['goal']!r}, not strokes"
+    return why or _one_per_order(data, _orders(folder))
 
 
 _PLAN_KEYS = ("key", "plans", "runs")

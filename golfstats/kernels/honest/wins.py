@@ -364,8 +364,8 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep, max_bytes=-1):
                 put(g_rows, n_g, grow)
                 gidx[g] = n_g
                 n_g += 1
-            made = _rows_bytes(w_rows, n_w, g_rows, n_g, max(peak, n_rows), words, fixed)
-            if max_bytes >= 0 and made > max_bytes:
+            if max_bytes >= 0 and (_rows_bytes(w_rows, n_w, g_rows, n_g, max(peak, n_rows), words,
+                                               fixed) > max_bytes):
                 over = True
                 break
         peak = max(peak, n_rows)
