@@ -34,7 +34,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest import blocks, policy, reach, reachable, wins
+from golfstats.kernels.honest import blocks, policy, reach, reachable, split, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
 from golfstats.kernels.honest.memory import PAGE, zero_values
@@ -145,7 +145,8 @@ def _refused(out, wstats, first: int):
 
 
 def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=False,
-              stock_order=None, max_states=None, max_bytes=None, progress=None, layers=None):
+              stock_order=None, max_states=None, max_bytes=None, progress=None, layers=None,
+              threads=1):
     """Goal win: the chance of winning of the position (heights0, top0) with stock
     multiset ``m0``; with ``strokes`` (which needs ``keep=KEEP_ALL``) also the win-strokes
     policy's expected strokes (goal win-strokes).  Goal win alone never pays for them,
@@ -165,7 +166,9 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     the part of them a step works on is not (``winp.step_bytes``'s ``spill``).
     ``progress(pass_name, done, total, info)`` is called between passes and layers (the
     value pass's ``info`` has ``work``, its states, and ``work_done``, those of the layers
-    valued so far).
+    valued so far).  ``threads``: the value pass's threads (``split``; the same values bit
+    for bit), fewer where more would not fit in ``max_bytes`` (``stats["threads"]``: how
+    many it used), one when its layers are in files.
     """
     if strokes and keep != KEEP_ALL:
         raise ValueError("the expected strokes read every p: they need keep=KEEP_ALL")
@@ -252,9 +255,14 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
         if max(second - steps + on_disk, made) <= max_bytes:
             second = max(second - steps + on_disk, made)
             spill = 8 * int((lsize[1:] + lsize[:-1]).max(initial=0))
+    threads = max(int(threads), 1) if not spill else 1
+    while threads > 1 and max_bytes is not None and second + split.extra_bytes(
+            threads, big, n_tops, g_size, q.shape[1]) > max_bytes:
+        threads -= 1
+    second += split.extra_bytes(threads, big, n_tops, g_size, q.shape[1])
     out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second),
-                 "disk_bytes": spill}
+                 "disk_bytes": spill, "threads": threads}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
         return out
     # the work of a layer is about its states (Q), for the progress's ETA
@@ -285,6 +293,10 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
         pair = [np.zeros(max(int(lsize.max()), 1), np.float64) for _ in range(2)]
     moves = np.full(COLUMNS + 1, np.nan)
     done = 0
+    many = None
+    if threads > 1:
+        many = split.Split(threads, kt, pw, big, g_size, size, q.shape[1], order,
+                           (scratch[0], scratch[1], bv, pos, vg))
     for j in range(n, -1, -1):
         if keep == KEEP_ALL:
             above, below = layer_vals[j], layer_vals[j - 1] if j > 0 else layer_vals[0]
@@ -294,15 +306,21 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                 files.clear((j - 1) & 1)
             elif j > 0:  # (pages the last step handed back read 0 and cost nothing until written)
                 zero_values(below, lsize[j - 1])
-        result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j,
-                            drq, dcnt, q, words, qcnt, hinv, off, above, below, scratch, bv, pos, vg,
-                            moves, release, bool(spill))
+        if many is not None and j > 0:
+            result = many.layer(kt, exposed, gpk, q, words, drq, hinv, off, dcnt, qcnt, m0, pwd,
+                                order, layer_start, j, above, below, release)
+        else:
+            result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order,
+                                layer_start, j, drq, dcnt, q, words, qcnt, hinv, off, above,
+                                below, scratch, bv, pos, vg, moves, release, bool(spill))
         if j > 0:
             done += int(result)
             if path_d[j - 1] >= 0:
                 d = path_d[j - 1]
                 path_vals[d] = below[off[d]:off[d] + dcnt[d]].copy()
         say("values", n - j + 1, n + 1, {"valued": done, "work_done": sum(work[j:])})
+    if many is not None:
+        many.close()
     out.resolved = True
     out.p = float(result)
     out.moves_p = moves

@@ -64,6 +64,22 @@ def accepting_tops(play_next):
 
 
 @nb.njit(cache=True, nogil=True)
+def dp_tables(play_next):
+    """``(inv_n, inv, after_of, wide, width)`` of ``_block_dp``: the tops accepting each
+    card kind (``accepting_tops``), the top a play of it makes (``play_groups``), whether
+    some card makes different tops from different tops, and the most tops accepting one."""
+    inv_n, inv = accepting_tops(play_next)
+    acc_of, after_of = play_groups(play_next)
+    wide = False
+    width = 1
+    for x in range(acc_of.shape[0]):
+        width = max(width, inv_n[x])
+        if acc_of[x] and (after_of[x] < 0 or inv_n[x] > WIDE):
+            wide = True
+    return inv_n, inv, after_of, wide, width
+
+
+@nb.njit(cache=True, nogil=True)
 def _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos):
     """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (``bv[t, i]``: top
     t at state i, one array of the block's states per top, so that reading one top's
@@ -135,15 +151,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
     keep their values): the pages of ``vals_below`` that no block to come adds to are
     handed back too, as the step goes and all of them at its end."""
     n = layer_start.shape[0] - 2
-    play_next = kt.play_next
-    inv_n, inv = accepting_tops(play_next)
-    acc_of, after_of = play_groups(play_next)
-    wide = False
-    width = 1
-    for x in range(acc_of.shape[0]):
-        width = max(width, inv_n[x])
-        if acc_of[x] and (after_of[x] < 0 or inv_n[x] > WIDE):
-            wide = True
+    inv_n, inv, after_of, wide, width = dp_tables(kt.play_next)
     upw = pw.astype(np.uint64)  # (``_block_dp``'s indices are unsigned)
     zero_col = bv.shape[1] - 1
     bv[:, zero_col] = 0.0
