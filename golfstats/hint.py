@@ -245,7 +245,7 @@ class HonestHint:
 
 def honest_hint(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES,
                 max_states: int | None = None, max_bytes: int | None = None,
-                progress=None) -> HonestHint:
+                progress=None, threads: int = 1) -> HonestHint:
     """The honest hint of ``board`` (see the module docstring).  The stock order is never
     read: only its multiset reaches the values; the move first is the one the ``optimal``
     policy with this ``goal`` plays (its first move on any order: it plays a chain to its
@@ -257,7 +257,7 @@ def honest_hint(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES,
     goal = Goal(goal)
     pos = board.position()
     position = odds(board, rules, goal, max_states=max_states, max_bytes=max_bytes,
-                    keep=Keep.ORDER, progress=progress)
+                    keep=Keep.ORDER, progress=progress, threads=threads)
     if not position.moves or position.table is None:
         words = ("the hand is over" if position.resolved else
                  f"unresolved: the position needs more than its budget ({position.stats.states:,} "

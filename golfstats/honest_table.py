@@ -258,7 +258,7 @@ def _direct(kt, arrays, top_id: int, m0, goal: Goal, max_states: int | None, mem
 
 def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
             max_states: int | None = None, max_bytes: int | None = None, top: Top | None = None,
-            progress=None, orders=()) -> Solution:
+            progress=None, orders=(), threads: int = 1) -> Solution:
     """The honest value of ``board`` (a golf board of 7 columns) for ``goal``, keeping
     ``keep``; see ``golfstats.odds.odds`` for the arguments.  ``orders`` (stock orders as
     kinds in draw order; goal strokes with ``Keep.ORDER``): the table serves these too."""
@@ -292,7 +292,7 @@ def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
                         strokes=strokes,
                         stock_order=order if keep is Keep.ORDER else None,
                         max_states=max_states, max_bytes=memory, progress=progress,
-                        layers=LayerFiles)
+                        layers=LayerFiles, threads=threads)
         st = sol.stats
         policy_states = int(st.get("policy_states", 0))
         stats = Stats(int(st["states"]) + policy_states, time.perf_counter() - started,

@@ -140,7 +140,8 @@ def _reset_peak() -> None:
 
 def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,
          max_states: int | None = None, max_bytes: int | None = None, top: Top | None = None,
-         keep: Keep = Keep.VALUE, progress=None, orders=(), process_bytes: int | None = None) -> Odds:
+         keep: Keep = Keep.VALUE, progress=None, orders=(), process_bytes: int | None = None,
+         threads: int = 1) -> Odds:
     """The honest value of ``board`` (a deal or a mid-game position) under ``rules``.
 
     ``top`` overrides the top the board's foundation card stands for (a mid-game top
@@ -154,6 +155,8 @@ def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,
     total, info)`` is told how a long computation goes (goals win: pass by pass and layer
     by layer; goal strokes: its one pass, "all").  ``orders`` (goal strokes, ``Keep.ORDER``):
     further stock orders (kinds in draw order) the table serves play-outs of.
+    ``threads``: goal win's value pass on that many threads (the same values, bit for bit;
+    fewer where their buffers would not fit in the budget; ``available_cores``).
     """
     goal = Goal(goal)
     if process_bytes is not None:
@@ -164,7 +167,7 @@ def odds(board: Board, rules: Rules, goal: Goal | str = Goal.WIN_STROKES, *,
     if process_bytes is not None:
         max_bytes = max(int(process_bytes) - resident()[0], 1)
     solution = compute(board, rules, goal, keep=keep, max_states=max_states, max_bytes=max_bytes,
-                       top=top, progress=progress, orders=orders)
+                       top=top, progress=progress, orders=orders, threads=threads)
     peak = resident()[1]
     moves: tuple[MoveOdds, ...] = ()
     if solution.resolved:

@@ -149,14 +149,14 @@ def json_text(item: object) -> str:
     return json.dumps(item)
 
 
-def review(game: Game, max_bytes: int | None = None, progress=None) -> Review:
+def review(game: Game, max_bytes: int | None = None, progress=None, threads: int = 1) -> Review:
     """Review ``game`` from one table of its deal (goal win-strokes; see the module
     docstring).  An unresolved table raises ``RuntimeError`` naming the memory it needs."""
     rules, board = game.rules, game.board
     if not rules.layout.has_stock:
         raise ValueError(f"{rules.id} has no stock: nothing is hidden, see `golfstats solve`")
     start = odds(board, rules, Goal.WIN_STROKES, max_bytes=max_bytes, keep=Keep.ALL,
-                 progress=progress)
+                 progress=progress, threads=threads)
     if not start.resolved or start.table is None:
         raise RuntimeError(f"the deal's table is over the memory budget (needs about "
                            f"{start.stats.peak_bytes / 1e9:.2f} GB)")

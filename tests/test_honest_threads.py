@@ -56,8 +56,9 @@ def _same(one, many, where):
 def test_threads_give_the_values_of_one_thread_bit_for_bit(variant, small_batches, monkeypatch):
     rules = parse_variant(variant)
     monkeypatch.setattr(solve, "RELEASE_STEP", 1)  # hand back as soon as read
-    if small_batches:  # a batch of one block, or of a few
-        monkeypatch.setattr(split, "buffer_values", lambda threads, big, n_tops: 1)
+    if small_batches:  # batches of one block, or of a few
+        monkeypatch.setattr(split, "WIDTH_BLOCKS", 1)
+        monkeypatch.setattr(split, "RANK_BLOCKS", 1)
     for k, board in enumerate(_boards(variant)):
         kt, a, top, m0 = kernel_args(rules, board)
         keep = KEEPS[k % 3]

@@ -97,6 +97,14 @@ MaxMemoryOpt = Annotated[float, typer.Option(
          "A deal over it is reported unresolved, never approximated.")]
 
 
+ThreadsOpt = Annotated[int | None, typer.Option(
+    "--threads", min=1, metavar="N",
+    help="Threads of goal win's value pass (also under goal win-strokes), the long part of "
+         "perfect play without peeking: the same values bit for bit on any number.  Default: "
+         "every core this process may use.  Fewer run where their buffers would not fit in "
+         "the memory budget.", show_default=False)]
+
+
 def deals_option(help: str):
     """``-n``, the number of deals, in every command that plays seeded deals: at least 1."""
     return typer.Option("-n", min=1, metavar="N", help=help)

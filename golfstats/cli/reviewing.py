@@ -13,7 +13,14 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import DATA_ERROR, USAGE_ERROR, MaxMemoryOpt, fail, writable_file
+from golfstats.cli.options import (
+    DATA_ERROR,
+    USAGE_ERROR,
+    MaxMemoryOpt,
+    ThreadsOpt,
+    fail,
+    writable_file,
+)
 from golfstats.cli.output import console, style
 
 
@@ -25,6 +32,7 @@ def review_command(
         "--chart", metavar="FILE.png", help="Also draw the chance of winning along the game "
                                             "into this image (matplotlib).")] = None,
     max_memory: MaxMemoryOpt = 4.0,
+    threads: ThreadsOpt = None,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object: variant, win_p and expected_strokes at the start, "
                        "won, finished (false for a game that stops while moves remain), "
@@ -43,6 +51,7 @@ def review_command(
     """
     from golfstats.board import parse_board
     from golfstats.cli.progress import HonestProgress
+    from golfstats.cores import available_cores
     from golfstats.review import GameError, game_from_record, review
     from golfstats.rules import parse_variant
 
@@ -60,7 +69,8 @@ def review_command(
     try:
         played = game_from_record(record, parse_variant, parse_board)
         with HonestProgress(str(game)) as progress:
-            result = review(played, int(max_memory * 1e9), progress)
+            result = review(played, int(max_memory * 1e9), progress,
+                            threads or available_cores())
     except (GameError, ValueError, RuntimeError) as exc:
         fail(f"{game}: {exc}", DATA_ERROR)
     if json_out:

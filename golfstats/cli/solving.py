@@ -22,6 +22,7 @@ from golfstats.cli.options import (
     GoalOpt,
     KeyOpt,
     RuleChoice,
+    ThreadsOpt,
     board_rules,
     board_source,
     fail,
@@ -148,6 +149,7 @@ def odds_command(
              "after their pass, which may exceed it before the deal is reported unresolved, "
              "never approximated.  Goal win's layers of values go to files in TMPDIR where they "
              "do not fit but a step's part does.")] = 4.0,
+    threads: ThreadsOpt = None,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
                        "expected_strokes (null under --goal win), resolved, states, "
@@ -167,6 +169,7 @@ def odds_command(
     (stderr).
     """
     from golfstats.cli.progress import HonestProgress
+    from golfstats.cores import available_cores
     from golfstats.odds import load_kernels, odds, resident
     from golfstats.solver import solve
 
@@ -189,7 +192,8 @@ def odds_command(
         try:
             with HonestProgress(item.label) as progress:
                 value = odds(item.board, rules, goal, max_states=max_states,
-                             process_bytes=int(max_memory * 1e9), progress=progress)
+                             process_bytes=int(max_memory * 1e9), progress=progress,
+                             threads=threads or available_cores())
         except (RuntimeError, ValueError) as exc:
             report(f"internal error: {item.label}: {exc}")
             failed += 1
@@ -239,6 +243,7 @@ def hint_command(
                        "move, best first, each with its win_p and expected_strokes).  With "
                        "--peek: board, variant, move, reason, explanation, won, strokes, "
                        "stock_left, line.")] = False,
+    threads: ThreadsOpt = None,
 ) -> None:
     """What to play now in a position (often a mid-game board FILE), and why.
 
@@ -257,12 +262,14 @@ def hint_command(
     from rich.text import Text
 
     from golfstats.cli.progress import HonestProgress
+    from golfstats.cores import available_cores
     from golfstats.hint import honest_hint
     from golfstats.render import describe_move
 
     try:
         with HonestProgress(item.label) as progress:
-            result = honest_hint(item.board, rules, goal, progress=progress)
+            result = honest_hint(item.board, rules, goal, progress=progress,
+                                 threads=threads or available_cores())
     except (RuntimeError, ValueError) as exc:
         report(f"internal error: {item.label}: {exc}")
         raise typer.Exit(1) from None

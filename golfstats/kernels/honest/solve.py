@@ -295,8 +295,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     done = 0
     many = None
     if threads > 1:
-        many = split.Split(threads, kt, pw, big, g_size, size, q.shape[1], order,
-                           (scratch[0], scratch[1], bv, pos, vg))
+        many = split.Split(threads, kt, pw, big, g_size, size, q.shape[1], order)
     for j in range(n, -1, -1):
         if keep == KEEP_ALL:
             above, below = layer_vals[j], layer_vals[j - 1] if j > 0 else layer_vals[0]

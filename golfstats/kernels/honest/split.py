@@ -7,16 +7,17 @@ D' + r of every kind r add to the same block D'), and floating-point sums depend
 order.  So a layer goes in batches of consecutive blocks (in ``order``), each in two
 steps:
 
-1. ``dp_part``: the chain DPs of the batch's blocks, shared out among the threads
-   (``plan_batch``: the largest first, each to the thread with the least work so far);
-   each block's B at the tops its adds read, ``drawn(r)`` for every kind r it adds with,
-   is copied into the batch's buffer, with its Q row's word ranks.
-2. ``add_part``: the adds, shared out by target block: a thread does every add to the
-   blocks it has, from the batch's blocks in their order.
+1. ``dp_part``: the chain DPs of the batch's blocks, shared out among the threads as they
+   come (``plan_batch``: each to the thread with the least work so far that has room);
+   each thread keeps the B of its blocks side by side in its own table, until the batch
+   is done.
+2. ``add_part``: the adds, shared out by target block (the largest first, each to the
+   thread with the least so far): a thread does every add to the blocks it has, from the
+   batch's blocks in their order, reading their B where they are.
 
 Every value of layer j - 1 thus gets its adds in the order one thread gives them (block
 D' before D'' when D' comes first in ``order``), so the values are the same bits whatever
-the number of threads.  ``step`` is the orchestration (Python threads; the kernels
+the number of threads.  ``Split`` is the orchestration (Python threads; the kernels
 release the GIL).  No I/O, no RNG.
 """
 
@@ -29,6 +30,12 @@ from golfstats.kernels.honest.blocks import block_list, subset_list
 from golfstats.kernels.honest.memory import release_upto, release_values
 from golfstats.kernels.honest.space import STOCK_KINDS, popcount
 from golfstats.kernels.honest.winp import _add_below, _block_dp, _dense, _release_block
+
+#: A thread's table of B holds this many of the largest block's states (a batch is
+#: cut where a block would fit no thread's table).
+WIDTH_BLOCKS = 2
+#: A batch holds the word ranks of at most this many blocks per thread.
+RANK_BLOCKS = 64
 
 
 @nb.njit(cache=True, nogil=True)
@@ -59,65 +66,70 @@ def _lists(owner, n, count):
 
 
 @nb.njit(cache=True, nogil=True)
-def plan_batch(order, layer_start, j, oi0, qcnt, dcnt, m0, pwd, n_words, cap, threads,
-               seg, rank_at, mark):
-    """The batch of layer j's blocks from ``order[oi0]`` on: as many as fit in ``cap``
-    values of buffer (at least one; at most ``seg``'s rows), and who does what.
+def plan_batch(order, layer_start, j, oi0, qcnt, dcnt, m0, pwd, n_words, width, n_ranks,
+               threads, owner, col, rank_at, mark):
+    """The batch of layer j's blocks from ``order[oi0]`` on, and who does what: blocks
+    in order, each to the thread with the least work so far whose table (``width``
+    columns) has room for it, until one fits none or the word ranks (``n_ranks``) are full
+    (at least one block; at most ``owner``'s length).
 
-    Fills ``seg[b, r]`` (b the block's place in the batch): where in the buffer the B of
-    block b at top ``drawn(r)`` goes, -1 when b adds nothing with kind r (a block that
-    adds nothing at all is skipped, as ``layer_step`` does), and ``rank_at[b]`` where its
-    word ranks go (after every block's B, in the same buffer read as int64).  ``mark``
-    (over the D-codes, all -1; left so) finds the targets.  Returns ``(oi1, blocks,
-    block_at, targets, target_at)``: the batch is ``order[oi0:oi1]``; thread t's blocks
-    (places in the batch) are ``blocks[block_at[t]:block_at[t + 1]]`` and its target
-    blocks (D-codes) ``targets[target_at[t]:target_at[t + 1]]``."""
+    Fills, for block b of the batch (its place from ``order[oi0]``), ``owner[b]`` (its
+    thread, -1 for a block that adds nothing, skipped as ``layer_step`` does), ``col[b]``
+    (its first column in its thread's table) and ``rank_at[b]`` (where its Q row's word
+    ranks go).  ``mark`` (over the D-codes, all -1; left so) finds the targets.  Returns
+    ``(oi1, blocks, block_at, targets, target_at)``: the batch is ``order[oi0:oi1]``;
+    thread t's blocks (places in the batch, increasing) are
+    ``blocks[block_at[t]:block_at[t + 1]]`` and its target blocks (D-codes)
+    ``targets[target_at[t]:target_at[t + 1]]``."""
     end = layer_start[j + 1]
-    floats = 0
-    words = 0
+    used = np.zeros(threads, np.int64)
+    load = np.zeros(threads, np.int64)
+    count = np.zeros(threads, np.int64)
+    ranks = 0
     b = 0
     oi1 = oi0
-    while oi1 < end and b < seg.shape[0]:
+    while oi1 < end and b < owner.shape[0]:
         dd = order[oi1]
-        adds = 0
+        adds = False
         if qcnt[dd] > 0:
             for r in range(STOCK_KINDS):
-                adds += (dd // pwd[r]) % (m0[r] + 1) >= 1 and dcnt[dd - pwd[r]] > 0
-        need = adds * qcnt[dd] + (n_words if adds else 0)
-        if b > 0 and floats + words + need > cap:
-            break
-        for r in range(STOCK_KINDS):
-            seg[b, r] = -1
-        rank_at[b] = -1
+                adds |= (dd // pwd[r]) % (m0[r] + 1) >= 1 and dcnt[dd - pwd[r]] > 0
+        t = -1
         if adds:
-            for r in range(STOCK_KINDS):
-                if (dd // pwd[r]) % (m0[r] + 1) >= 1 and dcnt[dd - pwd[r]] > 0:
-                    seg[b, r] = floats
-                    floats += qcnt[dd]
-            rank_at[b] = words
-            words += n_words
+            for u in range(threads):
+                if used[u] + qcnt[dd] <= width and (t < 0 or load[u] < load[t]):
+                    t = u
+            if b > 0 and (t < 0 or ranks + n_words > n_ranks):
+                break
+            col[b] = used[t]
+            used[t] += qcnt[dd]
+            load[t] += qcnt[dd] + 1
+            count[t] += 1
+            rank_at[b] = ranks
+            ranks += n_words
+        owner[b] = t
         b += 1
         oi1 += 1
-    for i in range(b):  # the ranks after the values
-        if rank_at[i] >= 0:
-            rank_at[i] += floats
-    cost = np.zeros(b, np.int64)
-    owner = np.empty(b, np.int64)
+    block_at = np.zeros(threads + 1, np.int64)
+    block_at[1:] = np.cumsum(count)
+    fill = block_at[:-1].copy()
+    blocks = np.empty(block_at[threads], np.int64)
     n_targets = 0
     found = np.empty(b * STOCK_KINDS, np.int64)
     for i in range(b):
-        if rank_at[i] < 0:
+        t = owner[i]
+        if t < 0:
             continue
+        blocks[fill[t]] = i
+        fill[t] += 1
         dd = order[oi0 + i]
-        cost[i] = qcnt[dd]
         for r in range(STOCK_KINDS):
-            if seg[i, r] >= 0:
+            if (dd // pwd[r]) % (m0[r] + 1) >= 1:
                 d = dd - pwd[r]
-                if mark[d] < 0:
+                if dcnt[d] > 0 and mark[d] < 0:
                     mark[d] = n_targets
                     found[n_targets] = d
                     n_targets += 1
-    blocks, block_at = _lists(owner, b, _lpt(cost, b, threads, owner))
     tcost = np.zeros(n_targets, np.int64)
     towner = np.empty(n_targets, np.int64)
     for i in range(n_targets):
@@ -132,17 +144,15 @@ def plan_batch(order, layer_start, j, oi0, qcnt, dcnt, m0, pwd, n_words, cap, th
 
 @nb.njit(cache=True, nogil=True)
 def dp_part(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, q, hinv, drq, off,
-            vals_j, order, oi0, seg, rank_at, mine, buf, ranks, ql, dl, bv, pos, vg):
+            vals_j, order, oi0, col, rank_at, mine, ranks, ql, dl, bv, pos, vg):
     """The chain DPs of the batch's blocks ``mine`` (places in the batch from ``order[oi0]``)
-    with this thread's ``ql, dl, bv, pos, vg`` (``layer_step``'s), their B at the tops
-    their adds read into ``buf`` and their Q rows' word ranks into ``ranks`` (the same
-    memory as int64).  Returns the states valued."""
+    with this thread's ``ql, dl, pos, vg`` (``layer_step``'s) into its table ``bv`` (block
+    b's B from column ``col[b]``), and their Q rows' word ranks into ``ranks``.  Returns
+    the states valued."""
     in_dr, qoff = drq
     zero_col = bv.shape[1] - 1
     valued = 0
     for b in mine:
-        if rank_at[b] < 0:
-            continue
         dd = order[oi0 + b]
         nq = _dense(hinv, ql, block_list(q[dd], ql))
         nd = subset_list(ql, nq, in_dr, qoff[dd], dl)
@@ -150,16 +160,13 @@ def dp_part(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, q, hinv, d
         for k in range(nd):
             vg[dl[k]] = vals_j[base + k]
         valued += nq
-        _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos)
+        _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos,
+                  col[b])
         k = 0
         at = rank_at[b]
         for w in range(q.shape[1]):
             ranks[at + w] = k
             k += popcount(np.int64(q[dd, w]))
-        for r in range(STOCK_KINDS):
-            s = seg[b, r]
-            if s >= 0:
-                buf[s:s + nq] = bv[kt.drawn[r], :nq]
         for k in range(nd):
             vg[dl[k]] = 0.0
         for i in range(nq):
@@ -168,11 +175,12 @@ def dp_part(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, q, hinv, d
 
 
 @nb.njit(cache=True, nogil=True)
-def add_part(q, words, drq, off, dcnt, m0, pwd, n, j, order_at, oi0, oi1, seg, rank_at, buf,
-             ranks, mine, vals_below):
+def add_part(q, words, drq, off, dcnt, m0, pwd, n, j, order_at, oi0, oi1, owner, col, rank_at,
+             bvs, drawn, ranks, mine, vals_below):
     """Every add from the batch ``order[oi0:oi1]`` to the target blocks ``mine`` (D-codes),
     for each target from the batch's blocks in their order (``order_at``: a D-code's place
-    in ``order``), reading ``dp_part``'s ``buf`` and ``ranks``."""
+    in ``order``), reading their B in the threads' tables ``bvs`` and their word ranks
+    (``dp_part``'s); ``drawn[r]`` the top a drawn card of kind r makes."""
     in_dr, qoff = drq
     n_words = q.shape[1]
     for d in mine:
@@ -181,14 +189,13 @@ def add_part(q, words, drq, off, dcnt, m0, pwd, n, j, order_at, oi0, oi1, seg, r
             if have >= m0[r]:
                 continue
             oi = order_at[d + pwd[r]]
-            if oi < oi0 or oi >= oi1 or seg[oi - oi0, r] < 0:
+            if oi < oi0 or oi >= oi1 or owner[oi - oi0] < 0:
                 continue
             b = oi - oi0
-            rank = ranks[rank_at[b]:rank_at[b] + n_words]
             prob = (m0[r] - (have + 1) + 1) / (n - j + 1)
-            s = seg[b, r]
-            _add_below(q, words, d, d + pwd[r], rank, in_dr, qoff[d], off[d], off[d] + dcnt[d],
-                       prob, buf[s:], vals_below)
+            _add_below(q, words, d, d + pwd[r], ranks[rank_at[b]:rank_at[b] + n_words], in_dr,
+                       qoff[d], off[d], off[d] + dcnt[d], prob, bvs[owner[b], drawn[r], col[b]:],
+                       vals_below)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -210,57 +217,51 @@ def release_layer(vals_j, done):
     release_values(vals_j, done, vals_j.shape[0])
 
 
-def thread_bytes(big, n_tops, g_size):
-    """The bytes of one more thread's scratch (``layer_step``'s ``scratch, bv, pos, vg``)."""
-    return big * 8 + (n_tops + 1) * (big + 1) * 8 + g_size * 12
-
-
-def buffer_values(threads, big, n_tops):
-    """The values of a batch's buffer it aims at: a chain DP's B of every top per thread
-    (``buffer_size``: at least what the largest block needs)."""
-    return threads * (n_tops + 1) * (big + 1)
-
-
-def buffer_size(threads, big, n_tops, n_words):
-    """The values of a batch's buffer: ``buffer_values``, and at least one block's."""
-    return max(buffer_values(threads, big, n_tops), STOCK_KINDS * big + n_words)
+def table_columns(big):
+    """The columns of a thread's table of B: ``WIDTH_BLOCKS`` of the largest block, and the
+    column of 0."""
+    return WIDTH_BLOCKS * max(big, 1) + 1
 
 
 def extra_bytes(threads, big, n_tops, g_size, n_words):
-    """What ``threads`` threads add to one thread's value pass, at most: the other threads'
-    scratch, the batch's buffer, and as much again for what a batch holds before it is
-    handed back (its blocks' values of layer j, their Q rows and Dr bits: at most a value
-    and a word rank per state and kind that its buffer holds)."""
+    """What ``threads`` threads add to one thread's value pass, at most: every thread's
+    table of B (``table_columns``), the other threads' scratch (a block's state lists,
+    ``pos`` and ``vg`` over the dense codes), the word ranks, and what a batch holds
+    before it is handed back (its blocks' values of layer j, one per state at most, and
+    their Q rows, a row of words per block)."""
     if threads <= 1:
         return 0
-    return (threads - 1) * thread_bytes(big, n_tops, g_size) + 16 * buffer_size(
-        threads, big, n_tops, n_words)
+    columns = table_columns(big)
+    ranks = RANK_BLOCKS * threads * n_words
+    return (threads * (n_tops + 1) * columns * 8 + (threads - 1) * (big * 8 + g_size * 12)
+            + 2 * ranks * 8 + threads * columns * 8)
 
 
 class Split:
-    """The value pass of goal win on ``threads`` threads: each thread's scratch (thread 0's
-    is the one thread's, ``first``), the batch's buffer and plan, and the pool."""
+    """The value pass of goal win on ``threads`` threads: their tables of B and scratch,
+    the batch's plan and word ranks, and the pool."""
 
-    def __init__(self, threads, kt, pw, big, g_size, size, n_words, order, first):
+    def __init__(self, threads, kt, pw, big, g_size, size, n_words, order):
         from concurrent.futures import ThreadPoolExecutor
 
         from golfstats.kernels.honest.winp import dp_tables
 
         n_tops = kt.play_next.shape[0]
+        columns = table_columns(big)
         self.threads = threads
+        self.width = columns - 1
         self.tables = dp_tables(kt.play_next)
+        self.drawn = kt.drawn
         self.upw = pw.astype(np.uint64)
-        first[2][:, big] = 0.0
-        self.scratch = [first]
-        for _ in range(threads - 1):
-            bv = np.empty((n_tops + 1, big + 1), np.float64)
-            bv[:, big] = 0.0
-            self.scratch.append((np.empty(big, np.int32), np.empty(big, np.int32), bv,
-                                 np.full(g_size, big, np.int32), np.zeros(g_size, np.float64)))
-        self.buf = np.empty(buffer_size(threads, big, n_tops, n_words), np.float64)
-        self.ranks = self.buf.view(np.int64)
+        self.bvs = np.empty((threads, n_tops + 1, columns), np.float64)
+        self.bvs[:, :, columns - 1] = 0.0
+        self.scratch = [(np.empty(big, np.int32), np.empty(big, np.int32),
+                         np.full(g_size, columns - 1, np.int32), np.zeros(g_size, np.float64))
+                        for _ in range(threads)]
+        self.ranks = np.empty(max(RANK_BLOCKS * threads * n_words, 1), np.int64)
         rows = int(order.shape[0])
-        self.seg = np.empty((rows, STOCK_KINDS), np.int64)
+        self.owner = np.empty(rows, np.int64)
+        self.col = np.empty(rows, np.int64)
         self.rank_at = np.empty(rows, np.int64)
         self.mark = np.full(size, -1, np.int64)
         self.order_at = np.empty(size, np.int64)
@@ -288,19 +289,19 @@ class Split:
         valued = 0
         while oi < end:
             oi1, blocks, block_at, targets, target_at = plan_batch(
-                order, layer_start, j, oi, qcnt, dcnt, m0, pwd, q.shape[1], self.buf.shape[0],
-                self.threads, self.seg, self.rank_at, self.mark)
-            b0 = oi
+                order, layer_start, j, oi, qcnt, dcnt, m0, pwd, q.shape[1], self.width,
+                self.ranks.shape[0], self.threads, self.owner, self.col, self.rank_at, self.mark)
 
-            def dp(t, mine, b0=b0):
-                ql, dl, bv, pos, vg = self.scratch[t]
+            def dp(t, mine, oi0=oi):
+                ql, dl, pos, vg = self.scratch[t]
                 return dp_part(kt, exposed, self.upw, gpk, inv_n, inv, after_of, wide, width, q,
-                               hinv, drq, off, vals_j, order, b0, self.seg, self.rank_at, mine,
-                               self.buf, self.ranks, ql, dl, bv, pos, vg)
+                               hinv, drq, off, vals_j, order, oi0, self.col, self.rank_at, mine,
+                               self.ranks, ql, dl, self.bvs[t], pos, vg)
 
-            def add(t, mine, b0=b0, oi1=oi1):
-                add_part(q, words, drq, off, dcnt, m0, pwd, n, j, self.order_at, b0, oi1,
-                         self.seg, self.rank_at, self.buf, self.ranks, mine, vals_below)
+            def add(t, mine, oi0=oi, oi1=oi1):
+                add_part(q, words, drq, off, dcnt, m0, pwd, n, j, self.order_at, oi0, oi1,
+                         self.owner, self.col, self.rank_at, self.bvs, self.drawn, self.ranks,
+                         mine, vals_below)
 
             valued += sum(self._all(dp, [blocks[block_at[t]:block_at[t + 1]]
                                          for t in range(self.threads)]))

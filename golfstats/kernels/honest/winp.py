@@ -80,9 +80,10 @@ def dp_tables(play_next):
 
 
 @nb.njit(cache=True, nogil=True)
-def _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos):
-    """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (``bv[t, i]``: top
-    t at state i, one array of the block's states per top, so that reading one top's
+def _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos,
+              first=0):
+    """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (``bv[t, first + i]``:
+    top t at state i, one array of the block's states per top, so that reading one top's
     values of many states, as the draws below and most plays do, touches a small array;
     the last column is all 0, the column of every state outside the block), ``pos[g]``
     their columns; ``vg[g]`` the p of the block's drawn-from states (0 elsewhere);
@@ -94,8 +95,8 @@ def _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, 
     n_tops = play_next.shape[0]
     # the indices read from arrays (g, x, ci, t) are unsigned: numba tests a signed index
     # for a negative value (Python's wrap-around) at every access, an unsigned one not
-    for i in range(nq):
-        g = U(ql[i])
+    for i in range(first, first + nq):
+        g = U(ql[i - first])
         pos[g] = i
         gp = gpk[g]
         v = vg[g]
