@@ -98,7 +98,7 @@ def par_runs_note(config: StudyConfig, pars: list[ParPlan], tallies: list[RunTal
     if not resting:
         return ""
     return (f"The pars of {', '.join(resting)} rest on par runs ({_players()} alone on more "
-            "deals, for a par stable to one stroke: see \"Par for 9 and 18 holes\").\n")
+            "deals, for a par stable to one stroke: see \"Par for 9 and 18 holes\").\n\n")
 
 
 def par_runs_markdown(config: StudyConfig, pars: list[ParPlan], tallies: list[RunTallies]) -> str:
