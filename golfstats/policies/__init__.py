@@ -24,6 +24,7 @@ from golfstats.policies.roles import (
     LADDER,
     OPTIMAL,
     PAR_REFERENCE,
+    PAR_RUN_POLICIES,
     PERFECT_GOLFER,
     SAMPLING_POLICY,
     STUDY_POLICIES,
@@ -47,9 +48,9 @@ if TYPE_CHECKING:
     from golfstats.rules import Rules
 
 __all__ = ["CLAIRVOYANT", "DEFAULT_POLICIES", "FALLBACK", "LADDER", "OPTIMAL", "PAR_REFERENCE",
-           "PERFECT_GOLFER", "REGISTRY", "SAMPLING_POLICY", "STUDY_POLICIES", "Param", "Policy",
-           "PolicyError", "PolicyInfo", "is_honest", "parse_policy", "plan", "play_board", "play_deals",
-           "policies_from_names", "policy_order", "style"]
+           "PAR_RUN_POLICIES", "PERFECT_GOLFER", "REGISTRY", "SAMPLING_POLICY", "STUDY_POLICIES",
+           "Param", "Policy", "PolicyError", "PolicyInfo", "is_honest", "parse_policy", "plan",
+           "play_board", "play_deals", "policies_from_names", "policy_order", "style"]
 
 
 def policies_from_names(names) -> tuple[Policy, ...]:

@@ -31,3 +31,6 @@ SAMPLING_POLICY = "sampling"
 LADDER = ("random", "greedy", "lookahead", SAMPLING_POLICY, OPTIMAL, CLAIRVOYANT)
 #: The players of the study's main runs.
 STUDY_POLICIES = ("random", "greedy", "lookahead", CLAIRVOYANT)
+#: The players of the study's par runs (``study.par_runs``): the par reference, and the
+#: casual player beside it, whose par the study prints too and who costs almost nothing.
+PAR_RUN_POLICIES = ("greedy", PAR_REFERENCE)

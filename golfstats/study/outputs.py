@@ -147,6 +147,7 @@ def study_record(config, result, seconds: float) -> dict:
         "command": " ".join(["golfstats", *sys.argv[1:]]) if sys.argv else "golfstats study",
         "config": cfg, "seed": config.seed, "rules_version": RULES_VERSION,
         "plan": [asdict(p) for p in result.plans],
+        "par_runs": [asdict(p) for p in result.pars],
         "runs": [{"name": t.run.name, "n": t.run.n, "chunks": t.chunks, "chunks_done": t.chunks_done,
                   "core_seconds": round(t.seconds, 1), "sittings": list(t.sittings)}
                  for t in result.tallies],

@@ -22,6 +22,10 @@
    (``study.optimum``) on the same rule sets, to +/- ``optimal_half_width`` on the three
    plain king rules and +/- ``optimal_other_half_width`` on the others.  A run already complete is reused, an
    unfinished one resumed: an interrupted study is restarted by the same command.
+   Par runs (``ParPlan``, ``study.par_runs``): where a finished main run holds fewer deals
+   than a par stable to one stroke needs and playing that many costs at most
+   ``par_run_seconds`` of one core, the cheap players (``PAR_RUN_POLICIES``) alone on
+   that many deals of the same seed; record runs (``RecordPlan``) last.
 4. Outputs kept in ``OUT``: ``summary.parquet``, ``tables/`` (Markdown, CSV),
    ``charts/`` (PNG, SVG), ``report.html``, ``study.json`` and ``README.md``.
 """
@@ -112,6 +116,10 @@ class StudyConfig:
     #: +/- ``record_half_width`` interval on their clairvoyant win rate (``RecordPlan``).
     record_variants: tuple[str, ...] = RECORD_VARIANTS
     record_half_width: float = 0.0003
+    #: Par runs: the most one core's seconds a rule set's par run may cost (``ParPlan``):
+    #: ten minutes, which reaches a par stable to one stroke on the golf rule sets whose
+    #: main runs are short, not on the stockless ones (lookahead plays the solver's line).
+    par_run_seconds: float = 600.0
 
     def scaled(self, n: int, floor: int = 20) -> int:
         return max(floor, round(n * self.scale))
@@ -136,15 +144,18 @@ class StudyConfig:
                 "record_half_width": self.record_half_width,
                 "optimal_variants": list(self.optimal_variants),
                 "optimal_target": self.optimal_target,
-                "optimal_other_target": self.optimal_other_target}
+                "optimal_other_target": self.optimal_other_target,
+                "par_run_seconds": self.par_run_seconds}
 
 
 #: Settings of the plan key that only add work to a kept plan (its main runs unchanged):
 #: a later edition of the study may change them, and its plan is extended, not refused.
 #: (The optimum's deals are valued in order until its target is met, so a tighter target
-#: or more rule sets only value more deals; the deals valued stay valid.)
+#: or more rule sets only value more deals; the deals valued stay valid.  The par runs'
+#: cap only chooses which par runs are played: a lower one leaves a played one's chunks
+#: in the ledger, unused.)
 ADDITIVE = ("sampling_n", "sampling_variants", "record_variants", "record_half_width",
-            "optimal_variants", "optimal_target", "optimal_other_target")
+            "optimal_variants", "optimal_target", "optimal_other_target", "par_run_seconds")
 
 
 def hidden_stock(variant: str) -> bool:
@@ -196,6 +207,51 @@ class RecordPlan:
     @property
     def est_core_seconds(self) -> float:
         return (self.n - self.base_n) * self.seconds_per_deal
+
+
+@dataclass(frozen=True)
+class ParPlan:
+    """A rule set's par run, sized once from its finished main run (``base_n`` deals) and
+    kept in the plan: ``n``, the deals the par reference's par needs to be stable to one
+    stroke (its 95% interval within one stroke for every round size: ``report.par``'s
+    ``deals_needed``, times ``scale``), and ``seconds_per_deal``, what the par run's
+    players (``PAR_RUN_POLICIES``) cost a deal on one core, as the main run measured them
+    on its own deals (the pilot's are its first 2,000, and it does not keep its players'
+    times apart).  Kept for every rule set sized, played only where ``planned``."""
+
+    variant: str
+    base_n: int
+    n: int
+    seconds_per_deal: float
+
+    @staticmethod
+    def size(variant: str, config: StudyConfig, base_n: int, reference_hist: list[dict],
+             seconds_per_deal: float) -> ParPlan:
+        """From the main run's stroke histogram of the par reference (one play-out a deal)."""
+        from golfstats.policies import PAR_REFERENCE
+        from golfstats.report.par import par_from_hist
+
+        par = par_from_hist(variant, PAR_REFERENCE, reference_hist)
+        needed = max(r.deals_needed for r in par.rounds.values())
+        return ParPlan(variant, base_n, config.scaled(needed), seconds_per_deal)
+
+    @property
+    def est_core_seconds(self) -> float:
+        """One core's seconds of the par run: every one of its ``n`` deals (it plays the
+        main run's deals again, so that it is whole in itself)."""
+        return self.n * self.seconds_per_deal
+
+    @property
+    def short(self) -> bool:
+        """Whether the main run has fewer deals than a stable par needs."""
+        return self.base_n < self.n
+
+    def cheap(self, config: StudyConfig) -> bool:
+        return self.est_core_seconds <= config.par_run_seconds
+
+    def planned(self, config: StudyConfig) -> bool:
+        """Whether the par run is played: the main run is short and the run is cheap."""
+        return self.short and self.cheap(config)
 
 
 def required_n(p: float, half_width: float = 0.005, z: float = Z95) -> int:

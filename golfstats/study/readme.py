@@ -273,7 +273,7 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
         "optimal": _optimal_markdown(config, result, full),
         "par_by_player": _par_by_player_markdown(par_df, pars),
         "answers": _in_short(_answers_markdown(full, par_df)), "making": making, "parts": parts,
-        **opening_fields(full, par_df),
+        **opening_fields(full, par_df), **par_run_fields(config, result),
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
@@ -292,6 +292,15 @@ def opening_fields(full: pl.DataFrame, par_df: pl.DataFrame) -> dict:
     from golfstats.study.opening import opening_markdown, par_to_print_markdown
 
     return {"opening": opening_markdown(full, par_df), "par_to_print": par_to_print_markdown(par_df, full)}
+
+
+def par_run_fields(config, result) -> dict:
+    """Which pars rest on a par run (under the par to print, and in the par section, with
+    what a stable par would take where it is not cheap): ``study.par_runs``."""
+    from golfstats.study.par_runs import par_runs_markdown, par_runs_note
+
+    return {"par_runs_note": par_runs_note(config, result.pars, result.tallies),
+            "par_runs": par_runs_markdown(config, result.pars, result.tallies)}
 
 
 def making_markdown(result) -> tuple[str, str]:

@@ -311,18 +311,25 @@ _PLAN_KEYS = ("key", "plans", "runs")
 
 
 def plan_problem(data: dict) -> str:
-    from dataclasses import MISSING, fields
-
-    from golfstats.study.plan import VariantPlan
+    from golfstats.study.plan import ParPlan, VariantPlan
 
     missing = [k for k in _PLAN_KEYS if k not in data]
     if missing:
         return f"lacks its {', '.join(missing)} key{'s' if len(missing) > 1 else ''}"
     if not isinstance(data["key"], dict) or not isinstance(data["plans"], list):
         return "has a key or plans of the wrong kind"
-    names = {f.name for f in fields(VariantPlan)}
-    required = {f.name for f in fields(VariantPlan) if f.default is MISSING}
-    for plan in data["plans"]:
-        if not isinstance(plan, dict) or not required <= set(plan) <= names:
-            return "has a plan that is not a rule set's plan"
+    if not all(_fits(VariantPlan, plan) for plan in data["plans"]):
+        return "has a plan that is not a rule set's plan"
+    pars = data.get("pars", [])  # the par runs (a plan made before them has none)
+    if not isinstance(pars, list) or not all(_fits(ParPlan, p) for p in pars):
+        return "has a par run's plan that is not one"
     return ""
+
+
+def _fits(kind, row) -> bool:
+    """Whether ``row`` is a dict of ``kind``'s fields (the required ones at least)."""
+    from dataclasses import MISSING, fields
+
+    names = {f.name for f in fields(kind)}
+    required = {f.name for f in fields(kind) if f.default is MISSING}
+    return isinstance(row, dict) and required <= set(row) <= names

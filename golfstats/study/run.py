@@ -26,11 +26,14 @@ from golfstats.study.ledger import (
     sitting,
     write_json,
 )
+from golfstats.study.par_runs import is_par_run, par_run, plan_pars
 from golfstats.study.plan import (
     ADDITIVE,
     HONEST_COST_CAP,
     PARALLEL_EFFICIENCY,
+    RUN_OVERHEAD,
     SAMPLING_COST,
+    ParPlan,
     RecordPlan,
     StudyConfig,
     VariantPlan,
@@ -91,9 +94,11 @@ class _Parts:
         self.say(f"[{self._k}/{len(self._estimates)}] {text}; about {left / 60:.0f} min left in all")
         self._began = time.perf_counter()
 
-    def expect(self, estimates) -> None:
-        """More parts, planned during the study (record runs whose main run just finished)."""
-        self._estimates += list(estimates)
+    def expect(self, estimates, next_parts: bool = False) -> None:
+        """More parts, planned during the study (par and record runs whose main run just
+        finished): the last ones, or with ``next_parts`` the ones begun next."""
+        at = self._k if next_parts else len(self._estimates)
+        self._estimates[at:at] = list(estimates)
 
     def _finish(self) -> None:
         if self._began is None:
@@ -114,7 +119,7 @@ _BUDGET_SETTINGS = ("hours_budget", "honest_hours")
 
 
 def _kept_plan(config: StudyConfig, ledger: Path
-               ) -> tuple[StudyConfig, list[VariantPlan], list[RecordPlan]] | None:
+               ) -> tuple[StudyConfig, list[VariantPlan], list[RecordPlan], list[ParPlan]] | None:
     """The plan an earlier sitting made (``ledger/plan.json``), with ``config`` carrying the
     budget it was sized for, or None when the ledger has no plan.  A plan made with other
     deal-fixing settings (seed, variants, targets, scale) is an error, never overwritten;
@@ -131,13 +136,16 @@ def _kept_plan(config: StudyConfig, ledger: Path
                          "run with the plan's settings, or give another --out")
     config = replace(config, **{k: made[k] for k in _BUDGET_SETTINGS if k in made})
     records = [RecordPlan(**r) for r in kept.get("records", [])]
-    return config, [VariantPlan(**p) for p in kept["plans"]], records
+    pars = [ParPlan(**p) for p in kept.get("pars", [])]
+    return config, [VariantPlan(**p) for p in kept["plans"]], records, pars
 
 
 def _write_plan(config: StudyConfig, plans: list[VariantPlan], records: list[RecordPlan],
-                runs: list[PlannedRun]) -> None:
+                runs: list[PlannedRun], pars: list[ParPlan] = ()) -> None:
     data = {"key": config.plan_key(), "plans": [asdict(p) for p in plans],
             "records": [asdict(r) for r in records], "runs": [asdict(r) for r in runs]}
+    if pars:
+        data["pars"] = [asdict(p) for p in pars]
     if read_json(config.out / LEDGER / PLAN_FILE) != data:
         write_json(config.out / LEDGER / PLAN_FILE, data)
 
@@ -215,16 +223,19 @@ def _make_plan(config: StudyConfig, say: Callable[[str], None]
     return plans, runs
 
 
-def planned_runs(config: StudyConfig, plans: list[VariantPlan],
-                 records: list[RecordPlan] = ()) -> list[PlannedRun]:
+def planned_runs(config: StudyConfig, plans: list[VariantPlan], records: list[RecordPlan] = (),
+                 pars: list[ParPlan] = ()) -> list[PlannedRun]:
     """The main run of every variant, the sampling runs (sampling beside the reference
-    player, so that their comparison is paired within one run), then the record runs."""
+    player, so that their comparison is paired within one run), the record runs, then the
+    par runs that are planned (``ParPlan.planned``; last, so that the runs planned before
+    them keep their places)."""
     runs = [_main_run(config, p) for p in plans]
     n = config.scaled(config.sampling_n, 10)
     runs += [PlannedRun(f"{v}-sampling-n{n}-s{config.seed}", v, (SAMPLING_POLICY, PAR_REFERENCE), n,
                         config.seed, chunk_size(SAMPLING_COST + HONEST_COST_CAP))
              for v in config.sampling_variants]
     runs += [record_run(config, r) for r in records]
+    runs += [par_run(config, p) for p in pars if p.planned(config)]
     return runs
 
 
@@ -241,17 +252,20 @@ class StudyResult:
     seconds: float
     files: list[Path] = field(default_factory=list)
     optimum: list = field(default_factory=list)  # study.optimum.OptimumResult per rule set
+    pars: list[ParPlan] = field(default_factory=list)  # every rule set's par run, as sized
 
 
 def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list[RecordPlan],
-                    runs: list[PlannedRun], say: Callable[[str], None]) -> list[float]:
+                    runs: list[PlannedRun], say: Callable[[str], None], pars: list[ParPlan] = ()
+                    ) -> list[float]:
     """Say what the ledger holds and what is left of each part; returns the parts' estimated
-    seconds left, in the order they are played (runs, the optimum, the record runs)."""
+    seconds left, in the order they are played (runs, par runs, the optimum, record runs)."""
     ledger = config.out / LEDGER
     estimates = {p.variant: p.est_seconds for p in plans}
     rate = config.workers * PARALLEL_EFFICIENCY
     record_estimates = {r.variant: (r.n - r.base_n) * r.seconds_per_deal / rate for r in records}
-    left, records_left = [], []
+    par_estimates = {p.variant: p.est_core_seconds / rate + RUN_OVERHEAD for p in pars}
+    left, pars_left, records_left = [], [], []
     rates = {}  # the clairvoyant win rate of each main run so far (the optimum's covariate)
     held = {run.name: run_tallies(ledger, run) for run in runs}
     sampled = [t for t in held.values() if t.run.policies[0] == SAMPLING_POLICY and t.deals_done]
@@ -263,6 +277,8 @@ def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list
         t = held[run.name]
         if run.first:  # a record run
             whole = record_estimates.get(run.variant, 0.0)
+        elif is_par_run(run):
+            whole = par_estimates.get(run.variant, 0.0)
         elif run.policies == STUDY_POLICIES:
             whole = estimates.get(run.variant, 0.0)
         else:
@@ -271,13 +287,14 @@ def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list
         if run.policies == STUDY_POLICIES and t.deals_done:
             exact = t.tally.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
             rates[run.variant] = exact["wins"] / max(1, exact["n"] - exact["truncated"])
-        (records_left if run.first else left).append(part_left)
+        (records_left if run.first else pars_left if is_par_run(run) else left).append(part_left)
         state = ("done" if t.complete else
                  f"~{part_left * rate / 3600:.2f} one-core hours left (~{part_left / 60:.1f} min)")
         say(f"  {run.name}: {t.deals_done:,} of {run.count:,} deals "
             f"({t.chunks_done}/{t.chunks} chunks), {state}")
     from golfstats.study.optimum_plan import optimum_progress
 
+    left += pars_left
     left += optimum_progress(config, ledger, rates, say)
     left += records_left
     say(f"about {sum(left) * rate / 3600:.1f} one-core hours left in all: about "
@@ -326,27 +343,41 @@ def _run_study(config: StudyConfig, note: Callable[[str], None] | None) -> Study
     if kept is None:
         plans, _ = _make_plan(config, say)
         records: list[RecordPlan] = []
+        pars: list[ParPlan] = []
     else:
-        config, plans, records = kept
+        config, plans, records, pars = kept
         say(f"plan: kept from {ledger / PLAN_FILE} (sized for --hours-budget {config.hours_budget:g})")
     records = _plan_records(config, plans, records, say)
-    runs = planned_runs(config, plans, records)
-    _write_plan(config, plans, records, runs)
-    left = _progress_lines(config, plans, records, runs, say)
+    mains = [_main_run(config, p) for p in plans]
+    pars = plan_pars(config, mains, pars, say)
+    runs = planned_runs(config, plans, records, pars)
+    _write_plan(config, plans, records, runs, pars)
+    left = _progress_lines(config, plans, records, runs, say, pars)
     if config.plan_only:
-        return StudyResult(config.out, plans, [], time.perf_counter() - started)
+        return StudyResult(config.out, plans, [], time.perf_counter() - started, pars=pars)
 
     parts = _Parts(left if config.play else [], say)
-    main = [r for r in runs if not r.first]
+    main = [r for r in runs if not r.first and not is_par_run(r)]
     for run in main if config.play else ():
         _play(config, run, parts)
-    result = StudyResult(config.out, plans, [run_tallies(ledger, r) for r in main], 0.0)
+    if config.play and len(pars) < len(plans):  # main runs finished now: their par runs
+        before = set(pars)
+        pars = plan_pars(config, mains, pars, say)
+        runs = planned_runs(config, plans, records, pars)
+        _write_plan(config, plans, records, runs, pars)
+        rate = config.workers * PARALLEL_EFFICIENCY
+        parts.expect((p.est_core_seconds / rate + RUN_OVERHEAD for p in pars
+                      if p not in before and p.planned(config)), next_parts=True)
+    for run in runs if config.play else ():
+        if is_par_run(run):
+            _play(config, run, parts)
+    result = StudyResult(config.out, plans, [run_tallies(ledger, r) for r in main], 0.0, pars=pars)
     result.optimum = _optimum(config, plans, result.tallies, say, parts)
     if config.play and len(records) < len(config.record_variants):  # main runs finished now
         before = {r.variant for r in records}
         records = _plan_records(config, plans, records, say)
-        runs = planned_runs(config, plans, records)
-        _write_plan(config, plans, records, runs)
+        runs = planned_runs(config, plans, records, pars)
+        _write_plan(config, plans, records, runs, pars)
         parts.expect(r.est_core_seconds / (config.workers * PARALLEL_EFFICIENCY) for r in records
                      if r.variant not in before)
     for run in runs if config.play else ():
