@@ -66,7 +66,7 @@ def _kinds(board: Board, order: Sequence[int]) -> np.ndarray:
 
 def play_orders(board: Board, rules: Rules, orders: Sequence[Sequence[int]],
                 goal: Goal | str = Goal.WIN, max_bytes: int | None = None,
-                max_states: int | None = None) -> OrdersPlay:
+                max_states: int | None = None, threads: int = 1) -> OrdersPlay:
     """Play the optimal policy for ``goal`` on each of ``orders`` (each a permutation of
     ``board.stock``, cards in draw order) from ONE table of the deal.
 
@@ -75,7 +75,7 @@ def play_orders(board: Board, rules: Rules, orders: Sequence[Sequence[int]],
     expected strokes) values the whole reachable space once and keeps the blocks of
     values the given orders visit (``Keep.ORDER`` with ``orders``): one table serves every
     order.  Unresolved: every order is played by the registry's ``FALLBACK`` player and
-    ``odds.resolved`` is False."""
+    ``odds.resolved`` is False.  ``threads``: the value pass's (``odds.odds``)."""
     goal = Goal(goal)
     if not rules.layout.has_stock:
         raise ValueError(f"{rules.id} has no stock: its optimum is the exact solver's line")
@@ -84,7 +84,7 @@ def play_orders(board: Board, rules: Rules, orders: Sequence[Sequence[int]],
     keep = Keep.ORDER if all(own) or goal is Goal.STROKES else Keep.ALL
     further = tuple(k for k, mine in zip(kinds, own, strict=True) if not mine)
     value = odds(board, rules, goal, max_states=max_states, max_bytes=max_bytes, keep=keep,
-                 orders=further if goal is Goal.STROKES else ())
+                 orders=further if goal is Goal.STROKES else (), threads=threads)
     won, strokes, moves, seconds = [], [], [], []
     fallback = ""
     for cards, order in zip(orders, kinds, strict=True):
