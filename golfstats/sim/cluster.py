@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 import time
 from collections import deque
 from collections.abc import Iterator
 
 from distributed import Client, LocalCluster, WorkerPlugin, wait
 
-from golfstats.sim.backends import Serving, Workers, check_fits, describe, gigabytes, local_memory
 from golfstats.sim.plan import SimError
+from golfstats.sim.serving import Serving, Workers, check_fits, describe, gigabytes, local_memory
 
 log = logging.getLogger("golfstats.sim")
 
@@ -42,6 +43,8 @@ MEMORY = "MEMORY"
 LIMIT_SHARE = 0.7
 #: Seconds between looks at the cluster while tasks run (is there still room for them?).
 _TICK = 5.0
+#: Seconds to wait for the scheduler's port to answer.
+_CONNECT_SECONDS = 5.0
 #: How long the cluster may have no worker at all before the call gives up.
 _NO_WORKERS_SECONDS = 120.0
 
@@ -82,6 +85,7 @@ def dask_workers(scheduler: str | None, workers: int, log_level: int | str) -> I
                 dashboard_address=None))
         else:
             address = scheduler
+            _probe(scheduler)
         try:
             client = stack.enter_context(Client(address, timeout="10s"))
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
@@ -90,6 +94,24 @@ def dask_workers(scheduler: str | None, workers: int, log_level: int | str) -> I
         client.forward_logging("golfstats", level=log_level)
         client.register_plugin(_DeclareMemory())
         yield DaskWorkers(client, log_level)
+
+
+def _probe(scheduler: str) -> None:
+    """Refuse (``SimError``) a scheduler address that is malformed, or a TCP one where
+    nothing listens, before a client is made (a client that cannot connect waits out its
+    timeout, and again when it is collected)."""
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler)
+        if scheme != "tcp":
+            return
+        host, port = parse_host_port(location)
+        socket.create_connection((host, port), timeout=_CONNECT_SECONDS).close()
+    except (OSError, ValueError, TypeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SimError(f"cannot reach the dask scheduler at {scheduler}: {why}") from None
 
 
 class DaskWorkers(Workers):
@@ -136,9 +158,9 @@ class DaskServing(Serving):
     def stream(self, tasks, deadline=None):
         if not tasks:
             return
+        check_fits(self.job, tasks, self._fleet.largest_memory, "the largest dask worker")
         if not self._warm:
             self._warm_up()
-        check_fits(self.job, tasks, self._fleet.largest_memory, "the largest dask worker")
         client = self._fleet.client
         pending, flying = deque(tasks), {}
         limit = max(2, 2 * self._fleet.slots)

@@ -12,6 +12,7 @@ is replaced by a new worker and the task runs again there.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -20,8 +21,8 @@ import traceback
 from collections import deque
 from dataclasses import dataclass
 
-from golfstats.sim.backends import Serving, check_fits, describe
 from golfstats.sim.plan import SimError
+from golfstats.sim.serving import Serving, Workers, check_fits, describe, local_memory
 
 log = logging.getLogger("golfstats.sim")
 _JOIN_SECONDS = 10.0
@@ -328,3 +329,23 @@ class InlinePool(Serving):
                 log.debug("%s failed", task, exc_info=True)
                 raise SimError(f"{task} failed: {describe(exc)}") from exc
             yield task, result
+
+
+class LocalWorkers(Workers):
+    """``workers`` spawned processes on this machine whose tasks share ``memory`` bytes
+    (default ``local_memory()``; unbounded where the platform does not say); one worker of
+    a job that allows it (``Job.inline``) is this process."""
+
+    def __init__(self, workers: int, log_level: int | str, memory: int | None = None) -> None:
+        self.slots = max(1, workers)
+        self.largest_memory = (local_memory() or _UNBOUNDED) if memory is None else memory
+        self.log_level = log_level
+
+    def serve(self, job, peers=None, on_ready=None, on_compile=None, on_playing=None):
+        peers = min(self.slots, peers or self.slots)
+        if self.slots == 1 and job.inline:
+            return contextlib.nullcontext(InlinePool(job, self.largest_memory, on_ready, on_playing))
+        return contextlib.closing(LocalPool(job, peers, self, on_ready, on_compile, on_playing))
+
+
+_UNBOUNDED = 1 << 62

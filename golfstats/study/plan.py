@@ -112,6 +112,11 @@ class StudyConfig:
     #: +/- ``record_half_width`` interval on their clairvoyant win rate (``RecordPlan``).
     record_variants: tuple[str, ...] = RECORD_VARIANTS
     record_half_width: float = 0.0003
+    #: Where the runs and valued deals are played (``sim.backends.open_workers``): local,
+    #: ``workers`` processes here; dask, the cluster at ``scheduler`` (None: a local dask
+    #: cluster of ``workers`` processes).  Neither changes a figure, nor the plan.
+    backend: str = "local"
+    scheduler: str | None = None
 
     def scaled(self, n: int, floor: int = 20) -> int:
         return max(floor, round(n * self.scale))
