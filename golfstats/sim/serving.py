@@ -24,7 +24,7 @@ LOCAL_SHARE = 0.75
 
 
 class Job(Protocol):
-    """What every worker of one bulk job runs (see the module doc)."""
+    """What every worker of one bulk job runs (``sim.backends``' module doc)."""
 
     retries: int
     inline: bool
@@ -68,7 +68,7 @@ def check_fits(job: Job, tasks: Iterable, largest: int, where: str) -> None:
 
 
 class Serving:
-    """One job on the workers; ``stream`` is the one way tasks run (see the module doc)."""
+    """One job on the workers; ``stream`` is the one way its tasks run (``sim.backends``)."""
 
     #: The workers serving (local processes, or the cluster's threads), for messages.
     slots: int = 1
