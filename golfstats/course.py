@@ -25,8 +25,9 @@ because win chances differ by rule set far more than any fixed band allows: no s
 deal of the first hundred has a chance of 50%, most putt-putt deals do.  ``min_win`` and
 ``max_win`` give the band directly (any rule set).  Only the chance of winning is
 computed (the fast path); the hole's par is the reference player's, as for every course.
-The deals are valued on ``workers`` processes and kept in index order, so the course
-does not depend on them.  A deal the honest computation cannot resolve within its budget
+The deals are valued as tasks of the fan-out (``sim.backends``: ``workers`` local
+processes, or a dask cluster) and kept in index order, so the course does not depend on
+where they were valued.  A deal the honest computation cannot resolve within its budget
 is skipped and counted.  The search stops with a clear message when the band is too rare
 to fill within ``max_deals`` or the ``time_limit``.
 """
@@ -256,7 +257,7 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
                 policy: Policy | str | None = None, orders: int | None = None,
                 card_scale: tuple[int, int] | None = None, max_deals: int | None = None,
                 band: Band | None = None, workers: int = 1, time_limit: float | None = None,
-                progress=None) -> Course:
+                progress=None, backend: str = "local", scheduler: str | None = None) -> Course:
     """The course of ``holes`` holes from ``seed`` (see the module doc for the rules).
 
     ``policy`` is the reference player of the pars (default ``PAR_REFERENCE``; ``optimal``
@@ -266,10 +267,13 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
     then no longer averages par).  ``max_deals`` bounds the deals examined when some are
     skipped (default 200 per hole, 40 with a band); ``time_limit`` (seconds) the search;
     ``CourseShort`` if too few deals qualify within them.  ``progress(examined, kept,
-    holes)`` is told as it goes.
+    holes)`` is told as it goes.  A band's deals are valued on ``workers`` processes of
+    ``backend`` (``local``, or ``dask``: the cluster at ``scheduler``, ``sim.backends``);
+    without a band the deals are judged in this process.
     """
     import numpy as np
 
+    from golfstats import course_search as search
     from golfstats.board import format_board
     from golfstats.course_par import (
         PAR_ORDERS,
@@ -279,7 +283,7 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
         hole_values,
         par_player,
     )
-    from golfstats.course_search import Z95, OutOfTime, Valuer, stop_reason, time_stop
+    from golfstats.course_search import Z95, OutOfTime, stop_reason, time_stop
     from golfstats.deals import board_from_cards, seeded_deals
     from golfstats.policies import PAR_REFERENCE
 
@@ -307,15 +311,19 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
                               + (f"; {skipped} deals unresolved, left out" if skipped else "")
                               + f"; no course: {got}")
 
-    with Valuer(rules, workers if band else 1) as valuer:
+    job = search.CourseJob(rules, winnable, band, search.honest_win_p)
+    where = (workers, backend, scheduler) if band else (1, "local", None)  # a band's values fan out
+    with search.Valuer(job, *where) as valuer:
+        workers = valuer.workers
         while len(kept) < holes:
             give_up([k[0] for k in kept])
             batch = seeded_deals(rules, seed, start, min(_BATCH, limit - start))
-            boards = [board_from_cards(rules, cards) for cards in batch.cards]
+            deals = [search.Deal(start + k, board_from_cards(rules, cards))
+                     for k, cards in enumerate(batch.cards)]
             if progress:  # the batch's first deals are being valued
                 progress(examined, len(kept), holes)
             try:
-                for k, verdict in enumerate(valuer.judge(boards, winnable, band, deadline)):
+                for k, verdict in enumerate(valuer.judge(deals, deadline)):
                     examined += 1
                     if verdict is None:
                         skipped += 1
@@ -341,7 +349,7 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
         pars = np.clip(pars, *card_scale)
     chosen = [Hole(n + 1, seed, index, int(par), float(v.expected), True if winnable else None,
                    format_board(board_from_cards(rules, cards), rules),
-                   None if verdict is True else verdict.win_p)
+                   None if verdict is True else verdict)
               for n, ((index, cards, _, verdict), v, par) in enumerate(zip(kept, values, pars, strict=True))]
     exact = all(v.exact for v in values)
     # the check and the par are two means over as many independent orders: their difference's noise

@@ -1,11 +1,14 @@
 """The search for a course's deals (``golfstats.course.make_course``): each deal judged
-in index order (winnable, and inside a band of honest win chance), on a pool of worker
-processes when there are several, and the reasons the search stops (the deal limit, the
-time limit, a band too rare to fill)."""
+in index order (winnable, and inside a band of honest win chance), as tasks of the one
+fan-out (``sim.backends``: the local pool or a dask cluster), and the reasons the search
+stops (the deal limit, the time limit, a band too rare to fill)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from golfstats.goals import Goal
 from golfstats.rules import Rules
@@ -48,59 +51,113 @@ def stop_reason(found, holes, examined, limit, started, time_limit, band, worker
     return None
 
 
-class Valuer:
-    """Judges deals (``_qualifies``), on a pool of ``workers`` processes when there are
-    several; verdicts come back in the deals' order.  On the pool, waiting for a verdict
-    stops at the deadline (``OutOfTime``) and the pool's work is dropped; in this
-    process a deal being valued is finished first."""
+@dataclass(frozen=True)
+class Deal:
+    """A deal to judge: its ``index`` in the seed and its ``board``."""
 
-    def __init__(self, rules: Rules, workers: int) -> None:
-        self._rules, self._workers, self._pool = rules, max(1, workers), None
+    index: int
+    board: object
+
+    def __str__(self) -> str:
+        return f"deal {self.index}"
+
+
+def honest_win_p(board, rules: Rules) -> float | None:
+    """The honest chance of winning of ``board`` (perfect play without peeking, goal win, p
+    alone, within ``odds.DEFAULT_MAX_BYTES``); None when it is not resolved."""
+    from golfstats import odds as honest
+    from golfstats.cores import value_threads
+
+    value = honest.odds(board, rules, Goal.WIN, threads=value_threads())
+    return value.win_p if value.resolved else None
+
+
+@dataclass(frozen=True)
+class CourseJob:
+    """Judging a course's deals as a job of the fan-out (``sim.backends``): winnable (the
+    exact solver), and inside ``band`` (``chance``: ``honest_win_p`` or the tests' stand-in,
+    a picklable module-level function).  A task is a ``Deal``; with a band it asks for the
+    honest value's memory budget."""
+
+    rules: Rules
+    winnable: bool
+    band: object | None
+    chance: Callable = honest_win_p
+    retries: int = 2
+    inline: bool = True
+
+    def warm_up(self, number: int, peers: int, on_compile) -> float:
+        from golfstats.deals import seeded_board
+        from golfstats.odds import load_kernels
+        from golfstats.solver import solve
+
+        started = time.perf_counter()
+        board = seeded_board(self.rules, 0, 0)
+        solve(board, self.rules, Goal.WIN)
+        if self.band is not None:
+            load_kernels(board, self.rules, Goal.WIN)
+        return time.perf_counter() - started
+
+    def memory(self, deal: Deal) -> int:
+        from golfstats.honest_table import DEFAULT_MAX_BYTES
+
+        return DEFAULT_MAX_BYTES if self.band is not None else 0
+
+    def run(self, deal: Deal, on_step=None, wanted=None):
+        return _qualifies(deal.board, self.rules, self.winnable, self.band, self.chance)
+
+    def run_remote(self, deal: Deal):
+        return self.run(deal)
+
+    def finish(self, deal: Deal, verdict):
+        return verdict
+
+
+class Valuer:
+    """Judges deals (``CourseJob``) on the fan-out's workers (``sim.backends``: the local
+    pool of ``workers`` processes, this one for one, or a dask cluster); verdicts come
+    back in the deals' order.  Waiting for a verdict stops at the deadline (``OutOfTime``:
+    the work in flight is dropped); in this process a deal being valued is finished first."""
+
+    def __init__(self, job: CourseJob, workers: int, backend: str = "local",
+                 scheduler: str | None = None) -> None:
+        self._job, self._where = job, (backend, max(1, workers), scheduler)
+        self.workers = max(1, workers)
 
     def __enter__(self) -> Valuer:
-        if self._workers > 1:
-            import multiprocessing as mp
+        from golfstats.sim.backends import open_workers
 
-            self._pool = mp.get_context("spawn").Pool(self._workers)
+        backend, workers, scheduler = self._where
+        self._stack = contextlib.ExitStack()
+        try:
+            fleet = self._stack.enter_context(open_workers(backend, workers, scheduler, "WARNING"))
+            self.workers = fleet.slots
+            self._serving = self._stack.enter_context(fleet.serve(self._job))
+        except BaseException:
+            self._stack.close()
+            raise
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
+        self._stack.close()
 
-    def judge(self, boards, winnable: bool, band, deadline: float | None = None):
-        tasks = [(b, self._rules, winnable, band) for b in boards]
-        if self._pool is None:
-            yield from (_qualifies(*t) for t in tasks)
-            return
-        import multiprocessing as mp
-
-        verdicts = self._pool.imap(_qualifies_task, tasks)
-        for _ in tasks:
-            wait = None if deadline is None else max(0.05, deadline - time.monotonic())
-            try:
-                yield verdicts.next(timeout=wait)
-            except mp.TimeoutError:
-                raise OutOfTime from None
+    def judge(self, deals: list[Deal], deadline: float | None = None):
+        try:
+            yield from self._serving.in_order(deals, deadline)
+        except TimeoutError:
+            raise OutOfTime from None
 
 
-def _qualifies_task(task):
-    return _qualifies(*task)
-
-
-def _qualifies(board, rules: Rules, winnable: bool, band):
+def _qualifies(board, rules: Rules, winnable: bool, band, chance=honest_win_p):
     """False: the deal is left out; None: unresolved (left out, counted); otherwise True,
-    or the deal's honest ``Odds`` (its chance of winning) when a band asks for them."""
+    or the deal's honest chance of winning when a band asks for it."""
     from golfstats.solver import solve
 
     if winnable and not solve(board, rules, Goal.WIN).won:
         return False
     if band is None:
         return True
-    from golfstats import odds as honest
-
-    value = honest.odds(board, rules, Goal.WIN)
-    if not value.resolved:
+    win_p = chance(board, rules)
+    if win_p is None:
         return None
-    return value if band.holds(value.win_p) else False
+    return win_p if band.holds(win_p) else False

@@ -9,11 +9,23 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import DATA_ERROR, fail, rule_options, seed_option, writable_file, write_text
+from golfstats.cli.options import (
+    DATA_ERROR,
+    BackendOpt,
+    SchedulerOpt,
+    WorkersOpt,
+    fail,
+    fanout,
+    rule_options,
+    seed_option,
+    writable_file,
+    write_text,
+)
 from golfstats.cli.reports import ReferenceOpt
 from golfstats.course import Difficulty
 from golfstats.course_par import PAR_ORDERS
 from golfstats.rules import Rules
+from golfstats.sim.plan import Backend
 
 
 def _card_scale(text: str | None) -> tuple[int, int] | None:
@@ -51,8 +63,9 @@ def course(
     max_win: Annotated[float | None, typer.Option(
         "--max-win", min=0.0, max=1.0, help="Only deals whose honest win chance is below "
                                             "this (0..1).")] = None,
-    workers: Annotated[int | None, typer.Option(
-        "--workers", min=1, help="Processes valuing deals for a band (default: all cores).")] = None,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = Backend.LOCAL,
+    scheduler: SchedulerOpt = None,
     time_limit: Annotated[float, typer.Option(
         "--time-limit", min=0.1, help="Minutes the search for a band's deals may take; then it "
                                       "stops and says how far it got (exit code 1).")] = 10.0,
@@ -82,19 +95,26 @@ def course(
     unknown stock order (docs/rules.md, "Par"), the course's par the sum, rounded, and the
     holes' pars add up to it; the reference player's own mean total over fresh stock orders
     is printed beside it.  `optimal` is the perfect golfer (optimal:goal=strokes), whose
-    expectation is exact (seconds to minutes a deal).
+    expectation is exact (seconds to minutes a deal).  A band's deals are valued on
+    --workers local processes or a Dask cluster (--backend dask --scheduler ADDR); the
+    course is the same either way.
     """
     import datetime as dt
-    import os
 
     from golfstats.cli.progress import CourseProgress
     from golfstats.course import CourseError, CourseShort, band_for, date_seed, make_course
     from golfstats.policies import PolicyError
+    from golfstats.sim import SimError
 
     if holes not in (9, 18):
         fail(f"--holes must be 9 or 18, not {holes}")
     if seed is not None and date is not None:
         fail("give --seed or --date, not both")
+    where, scheduler, workers = fanout(backend, scheduler, workers)
+    banded = difficulty is not None or min_win is not None or max_win is not None
+    if where == Backend.DASK and not banded:
+        fail("--backend dask values a band's deals on a cluster: give --difficulty, --min-win or "
+             "--max-win (other courses are judged here)")
     scale = _card_scale(card_scale)
     if card and card.suffix.lower() not in (".png", ".svg"):
         fail(f"--card {card}: the card is drawn as .png or .svg, by the file's suffix")
@@ -106,17 +126,20 @@ def course(
             date = date or dt.date.today().isoformat()
             seed = date_seed(date)
         band = band_for(rules, difficulty.value if difficulty else None, min_win, max_win)
-        workers = (workers or os.cpu_count() or 1) if band else 1
+        workers = workers if band else 1
         what = ("valuing deals' honest win chance" if band else
                 "solving deals" if winnable else "playing the holes")
         with CourseProgress(holes, workers, what=what) as bar:
             result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=policy,
                                  orders=orders, card_scale=scale, band=band, workers=workers,
-                                 time_limit=60 * time_limit, progress=bar.update)
+                                 time_limit=60 * time_limit, progress=bar.update, backend=where,
+                                 scheduler=scheduler)
     except CourseShort as exc:
         fail(str(exc), DATA_ERROR)
     except (CourseError, PolicyError) as exc:
         fail(str(exc))
+    except SimError as exc:  # the workers refused (no dask, no scheduler), or a deal failed
+        fail(str(exc), DATA_ERROR)
     typer.echo(result.to_json() if as_json else result.text())
     if out:
         write_text(out, result.to_json(), "--out")

@@ -1,6 +1,7 @@
 """Options shared by the commands, declared once: the rule set (``--variant`` and the rule
 flags), the board source (FILE, ``--seed``/``--index``/``--count``, ``--pysol``), the deal
-count ``-n`` and the memory budget; the exit codes and the one-line error (``fail``);
+count ``-n``, the memory budget and where bulk work runs (``--backend``, ``--scheduler``,
+``--workers``: ``fanout``); the exit codes and the one-line error (``fail``);
 writable output paths, checked before any long work (``writable_dir``, ``writable_file``).
 
 ``rule_options`` and ``board_source`` are decorators: a command written as
@@ -24,6 +25,7 @@ from typer.core import TyperCommand, TyperGroup
 from golfstats.deals import MAX_SEED
 from golfstats.goals import Goal
 from golfstats.rules import DEFAULT_VARIANT, Draw, Rules, RulesError, parse_variant, with_options
+from golfstats.sim.plan import Backend
 
 
 def _no_flag_type(option) -> None:
@@ -97,12 +99,35 @@ MaxMemoryOpt = Annotated[float, typer.Option(
          "A deal over it is reported unresolved, never approximated.")]
 
 
+def _every_core(threads: int | None) -> int:
+    from golfstats.cores import available_cores
+
+    return threads or available_cores()
+
+
 ThreadsOpt = Annotated[int | None, typer.Option(
-    "--threads", min=1, metavar="N",
+    "--threads", min=1, metavar="N", callback=_every_core,
     help="Threads of goal win's value pass (also under goal win-strokes), the long part of "
          "perfect play without peeking: the same values bit for bit on any number.  Default: "
          "every core this process may use.  Fewer run where their buffers would not fit in "
          "the memory budget.", show_default=False)]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-w", min=1, help="Worker processes (local), or local dask workers when "
+    "--backend dask has no --scheduler.  Default: all cores.")]
+BackendOpt = Annotated[Backend, typer.Option(
+    "--backend", help="local: a process pool on this machine; dask: a dask.distributed "
+    "cluster (pip install 'golfstats\\[dask]').")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", help="Address of the dask scheduler, e.g. tcp://10.0.0.5:8786 "
+    "(--backend dask; without it a local dask cluster is started).")]
+
+
+def fanout(backend: Backend, scheduler: str | None, workers: int | None) -> tuple[str, str | None, int]:
+    """``--backend``, ``--scheduler`` and ``--workers`` as the library takes them (the
+    workers' default: every core); ``--scheduler`` without ``--backend dask`` exits 2."""
+    if scheduler and backend is not Backend.DASK:
+        fail("--scheduler is only for --backend dask")
+    return backend.value, scheduler, workers or os.cpu_count() or 1
 
 
 def deals_option(help: str):

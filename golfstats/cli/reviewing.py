@@ -51,7 +51,6 @@ def review_command(
     """
     from golfstats.board import parse_board
     from golfstats.cli.progress import HonestProgress
-    from golfstats.cores import available_cores
     from golfstats.review import GameError, game_from_record, review
     from golfstats.rules import parse_variant
 
@@ -69,8 +68,7 @@ def review_command(
     try:
         played = game_from_record(record, parse_variant, parse_board)
         with HonestProgress(str(game)) as progress:
-            result = review(played, int(max_memory * 1e9), progress,
-                            threads or available_cores())
+            result = review(played, int(max_memory * 1e9), progress, threads)
     except (GameError, ValueError, RuntimeError) as exc:
         fail(f"{game}: {exc}", DATA_ERROR)
     if json_out:

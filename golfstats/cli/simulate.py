@@ -12,6 +12,9 @@ import typer
 from golfstats.cli.options import (
     DATA_ERROR,
     USAGE_ERROR,
+    BackendOpt,
+    SchedulerOpt,
+    WorkersOpt,
     deals_option,
     fail,
     resolve_rules,
@@ -55,9 +58,7 @@ def simulate(
                        "solver that knows the order the same as strokes.  Refused when no "
                        "policy is exact: the honest optimum's goal is its own parameter, "
                        "e.g. optimal with goal=strokes.")] = None,
-    workers: Annotated[int | None, typer.Option(
-        "--workers", "-w", min=1, help="Worker processes (local), or local dask workers when "
-        "--backend dask has no --scheduler.  Default: all cores.")] = None,
+    workers: WorkersOpt = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Run directory.  Default: a folder of results/runs named after "
                             "the variant, n and seed (e.g. strict-n1000-s2026).")] = None,
@@ -76,12 +77,8 @@ def simulate(
     ] = None,
     log_level: Annotated[LogLevel, typer.Option(
         "--log-level", case_sensitive=False, help="Least severe log records kept.")] = LogLevel.info,
-    backend: Annotated[Backend, typer.Option(
-        "--backend", help="local: a process pool on this machine; dask: a dask.distributed "
-        "cluster (pip install 'golfstats\\[dask]').")] = Backend.LOCAL,
-    scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="Address of the dask scheduler, e.g. tcp://10.0.0.5:8786 "
-        "(--backend dask; without it a local dask cluster is started).")] = None,
+    backend: BackendOpt = Backend.LOCAL,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Play N seeded deals with every policy (each policy sees the same deals), over all
     cores or a Dask cluster, into Parquet.

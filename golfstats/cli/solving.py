@@ -146,9 +146,8 @@ def odds_command(
              "process does not already hold (the interpreter, numba, polars and the kernels, "
              "loaded: about 0.25 GB, measured; a budget below that is refused).  The first "
              "pass stops as soon as its rows are over the budget; reach's rows are checked "
-             "after their pass, which may exceed it before the deal is reported unresolved, "
-             "never approximated.  Goal win's layers of values go to files in TMPDIR where they "
-             "do not fit but a step's part does.")] = 4.0,
+             "after their pass, which may exceed it before the deal is reported unresolved.  "
+             "Goal win's layers go to files in TMPDIR where only a step's part fits.")] = 4.0,
     threads: ThreadsOpt = None,
     json_out: Annotated[bool, typer.Option(
         "--json", help="One JSON object per board: board, variant, goal, win_p, "
@@ -169,7 +168,6 @@ def odds_command(
     (stderr).
     """
     from golfstats.cli.progress import HonestProgress
-    from golfstats.cores import available_cores
     from golfstats.odds import load_kernels, odds, resident
     from golfstats.solver import solve
 
@@ -192,8 +190,7 @@ def odds_command(
         try:
             with HonestProgress(item.label) as progress:
                 value = odds(item.board, rules, goal, max_states=max_states,
-                             process_bytes=int(max_memory * 1e9), progress=progress,
-                             threads=threads or available_cores())
+                             process_bytes=int(max_memory * 1e9), progress=progress, threads=threads)
         except (RuntimeError, ValueError) as exc:
             report(f"internal error: {item.label}: {exc}")
             failed += 1
@@ -262,14 +259,12 @@ def hint_command(
     from rich.text import Text
 
     from golfstats.cli.progress import HonestProgress
-    from golfstats.cores import available_cores
     from golfstats.hint import honest_hint
     from golfstats.render import describe_move
 
     try:
         with HonestProgress(item.label) as progress:
-            result = honest_hint(item.board, rules, goal, progress=progress,
-                                 threads=threads or available_cores())
+            result = honest_hint(item.board, rules, goal, progress=progress, threads=threads)
     except (RuntimeError, ValueError) as exc:
         report(f"internal error: {item.label}: {exc}")
         raise typer.Exit(1) from None

@@ -7,8 +7,19 @@ from typing import Annotated
 
 import typer
 
-from golfstats.cli.options import DATA_ERROR, SeedOpt, fail, resolve_rules, writable_dir
+from golfstats.cli.options import (
+    DATA_ERROR,
+    BackendOpt,
+    SchedulerOpt,
+    SeedOpt,
+    WorkersOpt,
+    fail,
+    fanout,
+    resolve_rules,
+    writable_dir,
+)
 from golfstats.deals import DEFAULT_SEED
+from golfstats.sim.plan import Backend
 
 
 def study(
@@ -20,8 +31,9 @@ def study(
     scale: Annotated[float, typer.Option(
         "--scale", min=0.0001, max=1.0, help="Multiply every size (0.01: a quick end-to-end check).")] = 1.0,
     seed: SeedOpt = DEFAULT_SEED,
-    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Processes (default: all cores).")]
-    = None,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = Backend.LOCAL,
+    scheduler: SchedulerOpt = None,
     variants: Annotated[str | None, typer.Option(
         "--variants", metavar="RULES,...",
         help="Comma-separated rule sets, any that -v takes (house rules too, e.g. "
@@ -58,9 +70,12 @@ def study(
     interval on the exact win rate of the three plain king rules and +/-0.30% on the
     others; perfect play without peeking (optimal) estimated on every rule set with a
     hidden stock, with the perfect golfer's par; tables, charts, README.  Killed, the same
-    command continues."""
-    import os
-
+    command continues.  The runs and valued deals are played on --workers local processes
+    or a Dask cluster (--backend dask --scheduler ADDR); the figures are the same either way."""
+    where, scheduler, workers = fanout(backend, scheduler, workers)
+    if where == Backend.DASK and (seal_ledger or no_play):
+        what = "--seal-ledger" if seal_ledger else "--no-play"
+        fail(f"--backend dask plays the study on a cluster; {what} plays nothing")
     if seal_ledger:
         _seal(out)
         return
@@ -85,7 +100,7 @@ def study(
              f"not {optimal}")
     writable_dir(out)
     config = StudyConfig(out=out, seed=seed, hours_budget=hours_budget, scale=scale,
-                         workers=workers or os.cpu_count() or 1, variants=chosen,
+                         workers=workers, backend=where, scheduler=scheduler, variants=chosen,
                          sampling_variants=tuple(v for v in chosen if hidden_stock(v)),
                          progress=not quiet, plan_only=plan_only, play=not no_play,
                          optimal_variants=optimal_variants,

@@ -153,9 +153,11 @@ def _kept_tally(config: SimConfig, chunks: list[Chunk], todo: list[Chunk], deals
 
 
 def run_or_reuse(config: SimConfig, *, progress: bool = True,
-                 log_file: Path | str | None = None, log_level: int | str = "INFO") -> Path:
+                 log_file: Path | str | None = None, log_level: int | str = "INFO",
+                 fanout=None) -> Path:
     """The run of ``config``: reused if its directory holds it complete, finished if it holds
-    it in part (resumed), else made.  What ``golfstats par`` and the study call."""
+    it in part (resumed), else made.  What ``golfstats par`` and the study call (the study
+    on its open workers, ``fanout``: see ``run_simulation``)."""
     run_dir = config.run_dir
     if (run_dir / SUMMARY).is_file() and (run_dir / RUN_JSON).is_file():
         try:
@@ -166,13 +168,15 @@ def run_or_reuse(config: SimConfig, *, progress: bool = True,
             return run_dir
     resume = run_dir.is_dir() and has_content(run_dir)
     return run_simulation(replace(config, resume=resume), progress=progress, log_file=log_file,
-                          log_level=log_level)
+                          log_level=log_level, fanout=fanout)
 
 
 def run_simulation(config: SimConfig, *, progress: bool = True,
                    log_file: Path | str | None = None, log_level: int | str = "INFO",
-                   on_start: Callable[[], None] | None = None) -> Path:
+                   on_start: Callable[[], None] | None = None, fanout=None) -> Path:
     """Run (or, with ``config.resume``, finish) a simulation; returns the run directory.
+    ``fanout``: workers already open (``sim.backends.open_workers``, of ``config.backend``)
+    to play the chunks on, instead of opening those ``config`` names.
 
     Raises ``SimError`` (one-line message) for a configuration refused before any work,
     and for a run that stopped (the finished parts are kept; resume finishes it).
@@ -192,7 +196,7 @@ def run_simulation(config: SimConfig, *, progress: bool = True,
         except LockError as exc:
             raise SimError(str(exc)) from None
         try:
-            return _locked(config, progress, log_file, log_level, on_start)
+            return _locked(config, progress, log_file, log_level, on_start, fanout)
         finally:
             lock.__exit__(None, None, None)
     except SimError:
@@ -202,9 +206,9 @@ def run_simulation(config: SimConfig, *, progress: bool = True,
         raise
 
 
-def _locked(config: SimConfig, progress: bool, log_file, log_level, on_start) -> Path:
+def _locked(config: SimConfig, progress: bool, log_file, log_level, on_start, fanout) -> Path:
     """``run_simulation`` once this process holds the run folder's lock."""
-    from golfstats.sim.backends import open_backend
+    from golfstats.sim.backends import open_workers
     from golfstats.sim.logs import run_logging
 
     stored = _check_out_dir(config)
@@ -213,14 +217,15 @@ def _locked(config: SimConfig, progress: bool, log_file, log_level, on_start) ->
             stack.enter_context(run_logging(log_file, log_level))
         except (OSError, ValueError, TypeError) as exc:
             raise SimError(f"cannot log to {log_file} at level {log_level}: {exc}") from exc
-        play = stack.enter_context(open_backend(config.backend, config.workers,
-                                                config.scheduler, log_level))
+        if fanout is None:
+            fanout = stack.enter_context(open_workers(config.backend, config.workers,
+                                                      config.scheduler, log_level))
         if on_start is not None:
             on_start()
-        return _run(config, stored, play, progress)
+        return _run(config, stored, fanout, progress)
 
 
-def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
+def _run(config: SimConfig, stored: dict | None, fanout, progress: bool) -> Path:
     started_wall = time.perf_counter()
     run_dir = config.run_dir
     chunk_size = (config.chunk_size or (stored or {}).get("chunk_size")
@@ -245,7 +250,7 @@ def _run(config: SimConfig, stored: dict | None, play, progress: bool) -> Path:
              run_dir, config.rules.id, config.n, config.seed, ", ".join(config.policy_specs),
              len(chunks), chunk_size, len(todo), config.workers, config.backend)
     try:
-        timings = _play_and_summarize(config, play, progress, chunks, todo, attempt, record,
+        timings = _play_and_summarize(config, fanout, progress, chunks, todo, attempt, record,
                                       started_wall)
     except BaseException as exc:
         # whatever stopped the run, and wherever: say so in run.json, so that the same
@@ -289,12 +294,13 @@ def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Chunk],
+def _play_and_summarize(config: SimConfig, fanout, progress: bool, chunks: list[Chunk],
                         todo: list[Chunk], attempt: dict, record: dict, started_wall: float) -> dict:
     """Play the chunks of ``todo`` (``attempt`` counts them, ``record`` gets each part's
     record and is written as run.json at once), then write the summary; returns the run's
     timings."""
     from golfstats.sim.progress import RunProgress
+    from golfstats.sim.work import ChunkJob
 
     run_dir = config.run_dir
     deals_dir = run_dir / DEALS_DIR
@@ -333,7 +339,7 @@ def _play_and_summarize(config: SimConfig, play, progress: bool, chunks: list[Ch
 
         if todo:
             bar.starting()
-        play(spec, todo, on_done, on_ready, on_compile, bar.playing)
+        fanout.run(ChunkJob(spec), todo, on_done, on_ready, on_compile, bar.playing)
         bar.ready()
     summary_started = time.perf_counter()
     played_until = timing["last_chunk"] or summary_started

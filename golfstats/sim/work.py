@@ -191,3 +191,37 @@ def chunk_done(spec: RunSpec, chunk: Chunk, rows: pl.DataFrame, seconds: float,
         return ChunkDone(chunk.index, rows.height, seconds, wins, played, part=part)
     return ChunkDone(chunk.index, rows.height, seconds, wins, played, policy_tally(rows),
                      pair_tallies(rows, specs), part)
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """Simulate's chunks as a job of the fan-out (``sim.backends``): a local worker plays a
+    chunk and writes its part on the disk the workers share (``play_and_write``); a dask
+    worker returns the rows and this process writes the part (``finish``), so a cluster
+    needs no shared disk.  Either way the result is the chunk's ``ChunkDone``.  A chunk
+    whose worker died fails the run (the same command finishes it)."""
+
+    spec: RunSpec
+    retries: int = 0
+    inline: bool = False
+
+    def warm_up(self, number: int, peers: int, on_compile) -> float:
+        return warm_up(self.spec, number, peers, on_compile)
+
+    def memory(self, chunk: Chunk) -> int:
+        return 0
+
+    def run(self, chunk: Chunk, on_step, wanted) -> ChunkDone | None:
+        return play_and_write(self.spec, chunk, on_step, wanted)
+
+    def run_remote(self, chunk: Chunk) -> pl.DataFrame:
+        return play_chunk(self.spec, chunk)
+
+    def finish(self, chunk: Chunk, rows: pl.DataFrame) -> ChunkDone:
+        from golfstats.runs.write import write_part
+
+        started = time.perf_counter()
+        part = None
+        if self.spec.keep_rows:
+            part = write_part(rows, self.spec.deals_dir, chunk.index, self.spec.part_metadata(chunk))
+        return chunk_done(self.spec, chunk, rows, time.perf_counter() - started, part)

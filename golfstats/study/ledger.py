@@ -296,28 +296,28 @@ def run_tallies(ledger: Path, run: PlannedRun) -> RunTallies:
                       tuple(sorted({r.sitting.get("machine", "") for r in records} - {""})))
 
 
-def play_run(ledger: Path, run: PlannedRun, workers: int, progress: bool,
+def play_run(ledger: Path, run: PlannedRun, fanout, progress: bool,
              log_file: Path | None = None, note: Callable[[str], None] = lambda _m: None) -> None:
-    """Play the run's chunks the ledger lacks on the local process pool (``sim.backends``),
-    writing each chunk's file as it finishes.  Raises ``SimError`` when a chunk fails (the
-    finished chunks are kept)."""
+    """Play the run's chunks the ledger lacks on the study's workers (``fanout``,
+    ``sim.backends``), writing each chunk's file here as it finishes.  Raises ``SimError``
+    when a chunk fails (the finished chunks are kept)."""
     from golfstats.rules import RULES_VERSION
-    from golfstats.sim.backends import open_backend
     from golfstats.sim.logs import run_logging
     from golfstats.sim.plan import RunSpec
     from golfstats.sim.progress import RunProgress
+    from golfstats.sim.work import ChunkJob
 
     done = read_chunks(ledger, run)
     todo = [c for c in run.chunks() if c.index not in done]
     if not todo:
         return
-    config = run.sim_config(workers)
+    config = run.sim_config(fanout.slots)
     spec = RunSpec(config.rules, config.policies, run.seed, config.goal, config.run_id, RULES_VERSION,
                    "", (), keep_rows=False, tallies=True)
     sizes = {c.index: c for c in todo}
     held = sum(r.chunk.count for r in done.values())
     note(f"  {run.name}: {len(done)} of {len(run.chunks())} chunks in the ledger, {len(todo)} to play")
-    with run_logging(log_file, "INFO"), open_backend("local", workers, None, "INFO") as play, \
+    with run_logging(log_file, "INFO"), \
             RunProgress(run.count, held, run.name, progress, run.policies) as bar:
         if done:
             merged = merge_tallies([r.tally for r in done.values()]).to_dicts()
@@ -332,7 +332,7 @@ def play_run(ledger: Path, run: PlannedRun, workers: int, progress: bool,
             bar.count(report.wins, report.played)
 
         bar.starting()
-        play(spec, todo, on_done, bar.ready, bar.compiling)
+        fanout.run(ChunkJob(spec), todo, on_done, bar.ready, bar.compiling)
 
 
 @contextlib.contextmanager

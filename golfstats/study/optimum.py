@@ -25,9 +25,17 @@ on strict and missed low 5.4% of the time).  A deal left
 unresolved by the memory budget is never dropped: its win_p is bracketed by 0 and 1, each
 end put where the deal's regression weight makes the estimate lowest or highest
 (``estimate``).
-Before that, each batch's unresolved deals are valued again one at a time in this
-process with ``alone_bytes``, the budget of a deal that has the machine to itself (the
-workers' budget ``max_bytes`` assumes ``workers`` deals at once).
+Before that, each batch's unresolved deals are valued again with ``alone_bytes``, the
+budget of a deal that has a worker to itself (the largest worker's memory: the local
+pool's is the machine's, ``sim.backends.local_memory``): it asks for that much memory, so
+it runs alone there.
+
+The deals are tasks of the fan-out (``sim.backends``, ``OptimumJob``): on the local pool
+or a dask cluster, each asking its worker for the memory of its budget; a worker that
+dies loses only the deal it was on, which runs again; each row is written to the ledger
+here, atomically, as it comes back, so the ledger never holds half a result, and what is
+valued does not depend on the backend or the workers (nor, but for which deals the memory
+budgets leave unresolved, on the machines).
 
 The perfect golfer's par is the honest optimum of strokes (goal ``strokes``: the fewest
 expected strokes), so each valued deal is also played out under that goal on the same
@@ -49,7 +57,7 @@ sitting with a larger budget values the deals kept as unresolved again.
 
 from __future__ import annotations
 
-import os
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,12 +65,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from golfstats.goals import Goal
 from golfstats.stats import MIN_N, MeanEstimate, plain_mean, regression_mean, regression_weights
 from golfstats.study.optimum_deals import (  # (re-exported: the study's one deal)
     ROW_SCHEMA,
     SITTING_COLUMNS,
     STROKES_FORMAT,
     STROKES_SCHEMA,
+    DealTask,
+    OptimumJob,
     _folder,
     honest_playouts,
     read_rows,
@@ -70,6 +81,7 @@ from golfstats.study.optimum_deals import (  # (re-exported: the study's one dea
     stock_orders,
     strokes_deal,
     value_deal,
+    warm_deal_kernels,
     write_strokes,
 )
 from golfstats.study.optimum_deals import (
@@ -87,7 +99,7 @@ class OptimumPlan:
     max_n: int = 300
     target: float = 0.025
     batch: int = 10
-    workers: int = 1
+    workers: int = 1  # local processes, when ``run_optimum`` is given no serving
     max_bytes: int = 8_000_000_000  # memory budget of one deal's computation on a worker
     alone_bytes: int = 0  # ... valued again alone, after its batch (0: max_bytes)
     value_more: bool = True  # False: estimate from the deals the ledger holds, value none
@@ -114,13 +126,23 @@ class OptimumResult:
         return self.regression.half_width <= self.target
 
 
-def alone_bytes(share: float = 0.75) -> int:
-    """The memory budget of a deal valued alone: ``share`` of this machine's physical
-    memory (0 where the platform does not say: the workers' budget serves)."""
-    try:
-        return int(share * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):
-        return 0
+def alone_bytes() -> int:
+    """The memory budget of a deal valued alone on this machine's local pool
+    (``sim.backends.local_memory``: 0 where the platform does not say, and the workers'
+    budget serves)."""
+    from golfstats.sim.backends import local_memory
+
+    return local_memory()
+
+
+def optimum_job(variants: tuple[str, ...], seed: int) -> OptimumJob:
+    """The job that values deals of ``variants`` with this module's valuers (the tests
+    replace ``value_deal``, ``strokes_deal`` and ``warm_deal_kernels`` here)."""
+    return OptimumJob(tuple(variants), value_deal, strokes_deal, warm_deal_kernels, seed)
+
+
+def _tasks(plan: OptimumPlan, indices, goal: Goal, budget: int) -> list[DealTask]:
+    return [DealTask(plan.variant, plan.seed, int(i), plan.orders, goal, budget) for i in indices]
 
 
 def run_dir(ledger: Path, plan: OptimumPlan) -> Path:
@@ -146,36 +168,28 @@ def playout_strokes(rows: pl.DataFrame) -> np.ndarray:
                           [np.zeros(0, dtype=np.int64)])
 
 
-def _retry_unresolved(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, say: Callable[[str], None]
-                      ) -> pl.DataFrame:
-    """Value again, one at a time, the kept deals left unresolved under a smaller memory
-    budget than the plan's for a deal alone (a deal's ``peak_bytes`` is at least what it
-    would have needed)."""
+def _retry_unresolved(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, say: Callable[[str], None],
+                      serving) -> pl.DataFrame:
+    """Value again, each alone on a worker, the kept deals left unresolved under a smaller
+    memory budget than the plan's for a deal alone (a deal's ``peak_bytes`` is at least
+    what it would have needed)."""
     budget = plan.retry_bytes
     again = rows.filter(~pl.col("resolved") & (pl.col("peak_bytes") < budget))
     if again.is_empty():
         return rows
     say(f"  optimal {plan.variant}: valuing {again.height} unresolved deals again, alone, "
         f"with {budget / 1e9:.0f} GB")
-    for i in again["deal_index"]:
-        _write_row(folder, value_deal(plan.variant, plan.seed, int(i), plan.orders, budget))
+    for _, row in serving.stream(_tasks(plan, again["deal_index"], Goal.WIN, budget)):
+        _write_row(folder, row)
     return read_rows(folder)
 
 
-def _value_task(task) -> dict:
-    return value_deal(*task)
-
-
-def _strokes_task(task) -> dict:
-    return strokes_deal(*task)
-
-
-def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, pool,
+def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, serving,
                      say: Callable[[str], None]) -> pl.DataFrame:
     """Play the perfect golfer out on the valued deals of ``rows`` that have no goal-strokes
-    file yet, on the workers; then, one at a time here, those unresolved under a smaller
-    budget than a deal alone has (goal strokes lists every reachable state: far more
-    than goal win values).  Returns every goal-strokes row held."""
+    file yet, on the workers; then, each alone on a worker, those unresolved under a
+    smaller budget than a deal alone has (goal strokes lists every reachable state: far
+    more than goal win values).  Returns every goal-strokes row held."""
     budget = plan.retry_bytes
     for alone in (False, True):
         have = read_strokes(folder)
@@ -187,9 +201,8 @@ def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, pool,
         size = budget if alone else plan.max_bytes
         say(f"  optimal {plan.variant}: the perfect golfer's par (goal strokes) on {len(todo)} valued "
             f"deals{f', alone with {size / 1e9:.0f} GB' if alone else ''}, deal {todo[0]} first")
-        tasks = [(plan.variant, plan.seed, i, plan.orders, size) for i in todo]
-        played = map(_strokes_task, tasks) if alone or pool is None else pool.imap(_strokes_task, tasks)
-        for k, row in enumerate(played, 1):
+        played = serving.stream(_tasks(plan, todo, Goal.STROKES, size))
+        for k, (_, row) in enumerate(played, 1):
             write_strokes(folder, row)
             say(f"  optimal {plan.variant}: goal strokes, deal {row['deal_index']} done ({k} of "
                 f"{len(todo)}, {row['seconds']:.0f} s{'' if row['resolved'] else ', unresolved'})")
@@ -221,69 +234,63 @@ def estimate(rows: pl.DataFrame, exact_rate: float) -> tuple[MeanEstimate, MeanE
             replace(plain, low=plain_low.low, high=plain_high.high), unknown)
 
 
-def run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None] = lambda _m: None
-                ) -> OptimumResult | None:
-    """Value deals of ``plan.variant`` until the target is met (see the module doc); with
-    ``plan.value_more`` False, the estimate from the deals the ledger holds (None when
-    fewer than 3)."""
+def run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None] = lambda _m: None,
+                serving=None) -> OptimumResult | None:
+    """Value deals of ``plan.variant`` until the target is met (see the module doc) as
+    tasks of ``serving`` (a ``sim.backends.Serving`` of ``optimum_job``; None: the local
+    pool of ``plan.workers`` processes); with ``plan.value_more`` False, the estimate from
+    the deals the ledger holds (None when fewer than 3)."""
+    with contextlib.ExitStack() as stack:
+        if serving is None:
+            from golfstats.sim.backends import open_workers
+
+            fleet = stack.enter_context(open_workers("local", plan.workers))
+            serving = stack.enter_context(fleet.serve(optimum_job((plan.variant,), plan.seed)))
+        return _run_optimum(plan, ledger, say, serving)
+
+
+def _run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None], serving
+                 ) -> OptimumResult | None:
     folder = run_dir(ledger, plan)
     folder.mkdir(parents=True, exist_ok=True)
-    pool = None
-    try:
-        rows = read_rows(folder)
-        if plan.value_more:
-            rows = _retry_unresolved(folder, plan, rows, say)
-        valued = False  # a batch valued in this call: report the estimate
-        while True:
-            n = _prefix(rows)
-            rows = rows.filter(pl.col("deal_index") < n)
-            whole = n % plan.batch == 0 or n >= plan.max_n  # the rule is checked after whole batches
-            regression, plain, unresolved = estimate(rows, plan.exact_rate) if n >= 3 else (None,) * 3
-            if valued and whole:
-                line = f"  optimal {plan.variant}: {n} deals valued"
-                if regression is not None:
-                    line += (f", mean win_p {regression.mean:.4f} [{regression.low:.4f}, "
-                             f"{regression.high:.4f}] (plain {plain.mean:.4f} +/- {plain.half_width:.4f})")
-                    if not regression.calibrated:
-                        line += f"; fewer than {MIN_N} deals: the interval is not calibrated"
-                say(line)
-            if not plan.value_more and regression is None:
-                return None  # too few deals valued for an estimate
-            if regression is not None and (not plan.value_more or whole and n >= plan.min_n and (
-                    regression.half_width <= plan.target or n >= plan.max_n)):
-                if plan.value_more:
-                    pool = pool or _pool(plan)
-                    strokes = _strokes_missing(folder, plan, rows, pool, say)
-                else:
-                    strokes = read_strokes(folder)
-                strokes = strokes.filter(pl.col("deal_index") < n)
-                return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target,
-                                     strokes)
-            pool = pool or _pool(plan)
-            stop = min((n // plan.batch + 1) * plan.batch, plan.max_n)
-            tasks = [(plan.variant, plan.seed, i, plan.orders, plan.max_bytes) for i in range(n, stop)]
-            say(f"  optimal {plan.variant}: valuing deals {n}..{stop - 1} (goal win and the "
-                f"clairvoyant share)")
-            for row in (pool.imap(_value_task, tasks) if pool else map(_value_task, tasks)):
-                _write_row(folder, row)
-                say(f"  optimal {plan.variant}: deal {row['deal_index']} valued, win_p "
-                    f"{row['win_p']:.3f}, share {row['share']:.2f}, {row['seconds']:.0f} s"
-                    f"{'' if row['resolved'] else ' (unresolved)'}")
-            rows = _retry_unresolved(folder, plan, read_rows(folder), say)
-            valued = True
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-
-
-def _pool(plan: OptimumPlan):
-    """A pool of ``plan.workers`` processes (None for one: deals are valued here)."""
-    if plan.workers <= 1:
-        return None
-    import multiprocessing as mp
-
-    return mp.get_context("spawn").Pool(plan.workers)
+    rows = read_rows(folder)
+    if plan.value_more:
+        rows = _retry_unresolved(folder, plan, rows, say, serving)
+    valued = False  # a batch valued in this call: report the estimate
+    while True:
+        n = _prefix(rows)
+        rows = rows.filter(pl.col("deal_index") < n)
+        whole = n % plan.batch == 0 or n >= plan.max_n  # the rule is checked after whole batches
+        regression, plain, unresolved = estimate(rows, plan.exact_rate) if n >= 3 else (None,) * 3
+        if valued and whole:
+            line = f"  optimal {plan.variant}: {n} deals valued"
+            if regression is not None:
+                line += (f", mean win_p {regression.mean:.4f} [{regression.low:.4f}, "
+                         f"{regression.high:.4f}] (plain {plain.mean:.4f} +/- {plain.half_width:.4f})")
+                if not regression.calibrated:
+                    line += f"; fewer than {MIN_N} deals: the interval is not calibrated"
+            say(line)
+        if not plan.value_more and regression is None:
+            return None  # too few deals valued for an estimate
+        if regression is not None and (not plan.value_more or whole and n >= plan.min_n and (
+                regression.half_width <= plan.target or n >= plan.max_n)):
+            if plan.value_more:
+                strokes = _strokes_missing(folder, plan, rows, serving, say)
+            else:
+                strokes = read_strokes(folder)
+            strokes = strokes.filter(pl.col("deal_index") < n)
+            return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target,
+                                 strokes)
+        stop = min((n // plan.batch + 1) * plan.batch, plan.max_n)
+        say(f"  optimal {plan.variant}: valuing deals {n}..{stop - 1} (goal win and the "
+            f"clairvoyant share)")
+        for _, row in serving.stream(_tasks(plan, range(n, stop), Goal.WIN, plan.max_bytes)):
+            _write_row(folder, row)
+            say(f"  optimal {plan.variant}: deal {row['deal_index']} valued, win_p "
+                f"{row['win_p']:.3f}, share {row['share']:.2f}, {row['seconds']:.0f} s"
+                f"{'' if row['resolved'] else ' (unresolved)'}")
+        rows = _retry_unresolved(folder, plan, read_rows(folder), say, serving)
+        valued = True
 
 
 def _prefix(rows: pl.DataFrame) -> int:
@@ -296,6 +303,6 @@ def _prefix(rows: pl.DataFrame) -> int:
 
 
 __all__ = ["ESTIMATOR", "ROW_SCHEMA", "SITTING_COLUMNS", "STROKES_FORMAT", "STROKES_SCHEMA",
-           "OptimumPlan", "OptimumResult", "alone_bytes", "estimate", "held", "honest_playouts",
-           "playout_strokes", "read_rows", "read_strokes", "run_dir", "run_optimum",
-           "stock_orders", "strokes_deal", "value_deal"]
+           "DealTask", "OptimumJob", "OptimumPlan", "OptimumResult", "alone_bytes", "estimate", "held",
+           "honest_playouts", "optimum_job", "playout_strokes", "read_rows", "read_strokes", "run_dir",
+           "run_optimum", "stock_orders", "strokes_deal", "value_deal", "warm_deal_kernels"]

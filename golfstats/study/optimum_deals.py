@@ -2,16 +2,20 @@
 orders, its goal-win row (the chance of winning, the clairvoyant share, goal win's
 play-outs) and its goal-strokes row (the perfect golfer's play-outs on the same orders),
 and their files in the ledger (``optimal-VARIANT-sSEED-kK/deal-NNNNNN.json`` and
-``strokes-NNNNNN.json``, docs/study-ledger.md)."""
+``strokes-NNNNNN.json``, docs/study-ledger.md); and the job that values deals on the
+fan-out's workers (``DealTask``, ``OptimumJob``: ``sim.backends``)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from golfstats.goals import Goal
 from golfstats.study.ledger import (
     SITTING,
     LedgerError,
@@ -142,10 +146,11 @@ def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
     """The honest optimum's value of ``board`` (goal win, p alone) and its realised strokes
     on each stock order of ``stocks``, played from the one table (``[]`` when the table
     did not fit ``max_bytes``)."""
+    from golfstats.cores import value_threads
     from golfstats.goals import Goal
     from golfstats.optimal_play import play_orders
 
-    play = play_orders(board, rules, stocks, Goal.WIN, max_bytes=max_bytes)
+    play = play_orders(board, rules, stocks, Goal.WIN, max_bytes=max_bytes, threads=value_threads())
     return play.odds, [int(s) for s in play.strokes] if play.odds.resolved else []
 
 
@@ -164,3 +169,71 @@ def write_strokes(folder: Path, row: dict) -> None:
     row = {k: v for k, v in row.items() if k not in SITTING_COLUMNS}
     write_json(_strokes_path(folder, row["deal_index"]),
                {"format": STROKES_FORMAT, "goal": "strokes", **row, "sitting": SITTING})
+
+
+@dataclass(frozen=True)
+class DealTask:
+    """One deal to value on a worker: deal ``index`` of ``seed`` under ``variant`` on
+    ``orders`` stock orders, for ``goal`` (``WIN``: its row, ``value_deal``; ``STROKES``:
+    its goal-strokes play-outs, ``strokes_deal``) within ``max_bytes``, the memory the
+    task asks of its worker."""
+
+    variant: str
+    seed: int
+    index: int
+    orders: int
+    goal: Goal
+    max_bytes: int
+
+    def __str__(self) -> str:
+        return f"deal {self.index} of {self.variant} (goal {self.goal}, {self.max_bytes / 1e9:.1f} GB)"
+
+
+def warm_deal_kernels(variants: tuple[str, ...], seed: int) -> None:
+    """Load the kernels a deal of each of ``variants`` is valued with: the exact solver's,
+    and the honest kernels' of goal win (every order kept) and goal strokes (a few tenths
+    of a second each once compiled; a cold cache compiles them here)."""
+    from golfstats.odds import Keep, load_kernels
+    from golfstats.solver import solve
+
+    for variant in variants:
+        rules, board = _deal(variant, seed, 0)
+        solve(board, rules, Goal.WIN)
+        load_kernels(board, rules, Goal.WIN, Keep.ALL)
+        load_kernels(board, rules, Goal.STROKES, Keep.ORDER)
+
+
+@dataclass(frozen=True)
+class OptimumJob:
+    """The study's valued deals as a job of the fan-out (``sim.backends``): a task is a
+    ``DealTask``, its result the row its valuer returns, which the study writes to the
+    ledger in the main process (so a worker that dies leaves nothing half written, and its
+    deal runs again, up to ``retries`` times on the local pool).  ``value`` and ``strokes``
+    are the valuers of goal win and goal strokes, ``warm`` loads what they need (picklable,
+    module-level functions: the tests pass stand-ins)."""
+
+    variants: tuple[str, ...]
+    value: Callable[..., dict] = value_deal
+    strokes: Callable[..., dict] = strokes_deal
+    warm: Callable[[tuple[str, ...], int], None] = warm_deal_kernels
+    seed: int = 0
+    retries: int = 2
+    inline: bool = True
+
+    def warm_up(self, number: int, peers: int, on_compile) -> float:
+        started = time.perf_counter()
+        self.warm(self.variants, self.seed)
+        return time.perf_counter() - started
+
+    def memory(self, task: DealTask) -> int:
+        return task.max_bytes
+
+    def run(self, task: DealTask, on_step=None, wanted=None) -> dict:
+        valuer = self.value if task.goal is Goal.WIN else self.strokes
+        return valuer(task.variant, task.seed, task.index, task.orders, task.max_bytes)
+
+    def run_remote(self, task: DealTask) -> dict:
+        return self.run(task)
+
+    def finish(self, task: DealTask, row: dict) -> dict:
+        return row

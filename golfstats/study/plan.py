@@ -120,6 +120,11 @@ class StudyConfig:
     #: ten minutes, which reaches a par stable to one stroke on the golf rule sets whose
     #: main runs are short, not on the stockless ones (lookahead plays the solver's line).
     par_run_seconds: float = 600.0
+    #: Where the runs and valued deals are played (``sim.backends.open_workers``): local,
+    #: ``workers`` processes here; dask, the cluster at ``scheduler`` (None: a local dask
+    #: cluster of ``workers`` processes).  Neither changes a figure, nor the plan.
+    backend: str = "local"
+    scheduler: str | None = None
 
     def scaled(self, n: int, floor: int = 20) -> int:
         return max(floor, round(n * self.scale))

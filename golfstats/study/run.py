@@ -42,35 +42,39 @@ from golfstats.study.plan import (
     plan_sizes,
     sampling_seconds,
 )
+from golfstats.study.record_runs import record_run, with_records
 
 
 def _optimum(config: StudyConfig, plans: list[VariantPlan], tallies: list[RunTallies],
-             say: Callable[[str], None], parts: _Parts) -> list:
+             say: Callable[[str], None], parts: _Parts, fanout) -> list:
     """Perfect play without peeking on the rule sets with a hidden stock (``study.optimum``),
-    its covariate's mean the exact win rate of the rule set's main run."""
-    from golfstats.study.optimum import OptimumPlan, alone_bytes, run_optimum
+    its covariate's mean the exact win rate of the rule set's main run.  Every deal is a
+    task of one serving of ``fanout`` (one warm-up); a deal valued alone gets the largest
+    worker's memory."""
+    from golfstats.study.optimum import OptimumPlan, optimum_job, run_optimum
+    from golfstats.study.plan import hidden_stock
 
     results = []
     main = {t.run.variant: t for t in tallies if t.run.policies == STUDY_POLICIES}
-    from golfstats.study.plan import hidden_stock
-
-    for variant in config.optimal_variants:
-        if variant not in main or not main[variant].deals_done or not hidden_stock(variant):
-            continue  # (a rule set without a hidden stock: optimal = exact, said in the plan)
-        summary = main[variant].as_run(config.out / LEDGER).summary
-        exact = summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
-        target = config.optimal_target_for(variant)
-        plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
-                           config.scaled(config.optimal_min_n, 3), config.scaled(config.optimal_max_n, 3),
-                           target, workers=config.workers,
-                           max_bytes=config.optimal_max_bytes, alone_bytes=alone_bytes(),
-                           value_more=config.play)
-        if config.play:
-            parts.begin(f"optimal (perfect play without peeking) on {variant}: at least {plan.min_n} "
-                        f"deals, until +/-{100 * target:.1f} points; then its par (goal strokes)")
-        result = run_optimum(plan, config.out / LEDGER, say)
-        if result is not None:
-            results.append(result)
+    with fanout.serve(optimum_job(config.optimal_variants, config.seed)) as serving:
+        for variant in config.optimal_variants:
+            if variant not in main or not main[variant].deals_done or not hidden_stock(variant):
+                continue  # (a rule set without a hidden stock: optimal = exact, said in the plan)
+            summary = main[variant].as_run(config.out / LEDGER).summary
+            exact = summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
+            target = config.optimal_target_for(variant)
+            plan = OptimumPlan(variant, config.seed, exact["win_rate"], config.optimal_orders,
+                               config.scaled(config.optimal_min_n, 3),
+                               config.scaled(config.optimal_max_n, 3), target,
+                               workers=config.workers, max_bytes=config.optimal_max_bytes,
+                               alone_bytes=fanout.largest_memory, value_more=config.play)
+            if config.play:
+                parts.begin(f"optimal (perfect play without peeking) on {variant}: at least "
+                            f"{plan.min_n} deals, until +/-{100 * target:.1f} points; then its par "
+                            "(goal strokes)")
+            result = run_optimum(plan, config.out / LEDGER, say, serving)
+            if result is not None:
+                results.append(result)
     return results
 
 
@@ -151,7 +155,7 @@ def _write_plan(config: StudyConfig, plans: list[VariantPlan], records: list[Rec
 
 
 def _plan_records(config: StudyConfig, plans: list[VariantPlan], kept: list[RecordPlan],
-                  say: Callable[[str], None]) -> list[RecordPlan]:
+                  say: Callable[[str], None], fanout) -> list[RecordPlan]:
     """The record runs: kept ones as planned, new ones sized from their finished main run
     (a main run not yet finished sizes its record in a later sitting), their cost from a
     pilot of the clairvoyant player alone."""
@@ -169,7 +173,8 @@ def _plan_records(config: StudyConfig, plans: list[VariantPlan], kept: list[Reco
             say(f"  record of {variant}: planned once its main run is finished")
             continue
         exact = t.tally.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
-        pilot = load_run(_pilot_run(variant, config.scaled(config.pilot_n), config, (CLAIRVOYANT,)))
+        pilot = load_run(_pilot_run(variant, config.scaled(config.pilot_n), config, fanout,
+                                    (CLAIRVOYANT,)))
         record = RecordPlan.size(variant, config, exact["n"], exact["wins"],
                                  cost_per_deal(pilot, has_stock=True))
         say(f"  record of {variant}: {record.n:,} deals for +/-{100 * record.half_width:.3f}%, "
@@ -183,9 +188,10 @@ def _main_run(config: StudyConfig, p: VariantPlan) -> PlannedRun:
                       config.seed, chunk_size(p.seconds_per_deal))
 
 
-def _pilot_run(rules_id: str, n: int, config: StudyConfig,
+def _pilot_run(rules_id: str, n: int, config: StudyConfig, fanout,
                policies: tuple[str, ...] = STUDY_POLICIES) -> Path:
-    """Run, resume or reuse a pilot's simulate run (kept in the ignored ``OUT/runs/pilot``)."""
+    """Run, resume or reuse a pilot's simulate run (kept in the ignored ``OUT/runs/pilot``)
+    on the study's workers."""
     from golfstats.policies import policies_from_names
     from golfstats.rules import parse_variant
     from golfstats.sim import SimConfig, run_or_reuse
@@ -193,15 +199,16 @@ def _pilot_run(rules_id: str, n: int, config: StudyConfig,
     name = "-".join([rules_id, *(() if policies == STUDY_POLICIES else policies)])
     out = config.out / "runs" / "pilot" / f"{name}-n{n}-s{config.seed}"
     sim = SimConfig(rules=parse_variant(rules_id), policies=policies_from_names(policies),
-                    n=n, seed=config.seed, goal="strokes", workers=config.workers, out=out)
+                    n=n, seed=config.seed, goal="strokes", workers=config.workers, out=out,
+                    backend=config.backend, scheduler=config.scheduler)
     try:
         return Path(run_or_reuse(sim, progress=config.progress,
-                                 log_file=config.out / "runs" / "study.log"))
+                                 log_file=config.out / "runs" / "study.log", fanout=fanout))
     except Exception as exc:  # SimError and worker failures: one line, the run is kept
         raise StudyError(f"pilot of {rules_id} n={n} failed: {exc}") from exc
 
 
-def _make_plan(config: StudyConfig, say: Callable[[str], None]
+def _make_plan(config: StudyConfig, say: Callable[[str], None], fanout
                ) -> tuple[list[VariantPlan], list[PlannedRun]]:
     """The pilot, then the plan (written to the ledger, so every later sitting runs it)."""
     from golfstats.rules import parse_variant
@@ -211,7 +218,7 @@ def _make_plan(config: StudyConfig, say: Callable[[str], None]
     pilots: dict[str, tuple[int, int, float]] = {}
     say(f"pilot: {pilot_n} deals of {len(config.variants)} variants with {', '.join(STUDY_POLICIES)}")
     for variant in config.variants:
-        run = load_run(_pilot_run(variant, pilot_n, config))
+        run = load_run(_pilot_run(variant, pilot_n, config, fanout))
         exact = run.summary.filter(pl.col("policy") == CLAIRVOYANT).row(0, named=True)
         has_stock = parse_variant(variant).layout.has_stock
         pilots[variant] = (exact["n"], exact["wins"], cost_per_deal(run, has_stock))
@@ -237,11 +244,6 @@ def planned_runs(config: StudyConfig, plans: list[VariantPlan], records: list[Re
     runs += [record_run(config, r) for r in records]
     runs += [par_run(config, p) for p in pars if p.planned(config)]
     return runs
-
-
-def record_run(config: StudyConfig, r: RecordPlan) -> PlannedRun:
-    return PlannedRun(f"{r.variant}-{CLAIRVOYANT}-n{r.n}-s{config.seed}", r.variant, (CLAIRVOYANT,),
-                      r.n, config.seed, chunk_size(r.seconds_per_deal), first=r.base_n)
 
 
 @dataclass
@@ -302,23 +304,10 @@ def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list
     return left
 
 
-def _with_records(tallies: list[RunTallies]) -> list[RunTallies]:
-    """The main runs' tallies with their record runs' added (the clairvoyant player's figures
-    then rest on the record's deals), the record runs themselves left out."""
-    records = {t.run.variant: t for t in tallies if t.run.first}
-    out = []
-    for t in tallies:
-        if t.run.first:
-            continue
-        extra = records.get(t.run.variant) if t.run.policies == STUDY_POLICIES else None
-        out.append(t.plus(extra) if extra is not None else t)
-    return out
-
-
-def _play(config: StudyConfig, run: PlannedRun, parts: _Parts) -> None:
+def _play(config: StudyConfig, run: PlannedRun, parts: _Parts, fanout) -> None:
     parts.begin(f"run {run.name}")
     try:
-        play_run(config.out / LEDGER, run, config.workers, config.progress,
+        play_run(config.out / LEDGER, run, fanout, config.progress,
                  config.out / "runs" / "study.log", parts.say)
     except Exception as exc:  # SimError and worker failures: one line, the chunks are kept
         raise StudyError(f"run {run.name} failed: {exc}") from exc
@@ -326,28 +315,36 @@ def _play(config: StudyConfig, run: PlannedRun, parts: _Parts) -> None:
 
 def run_study(config: StudyConfig, note: Callable[[str], None] | None = None) -> StudyResult:
     """Run the whole study (see the module doc); ``note`` receives progress lines.  The
-    sitting holds the ledger's lock (a second study on it is refused, ``StudyError``)."""
+    sitting holds the ledger's lock (a second study on it is refused, ``StudyError``) and
+    its workers (``config.backend``: ``sim.backends.open_workers``), on which every run and
+    valued deal is played."""
+    from golfstats.sim import SimError
+    from golfstats.sim.backends import open_workers
+
     try:
-        with sitting(config.out / LEDGER, note):
-            return _run_study(config, note)
+        with open_workers(config.backend, config.workers, config.scheduler, "INFO") as fanout, \
+                sitting(config.out / LEDGER, note):
+            return _run_study(config, note, fanout)
     except LedgerError as exc:
+        raise StudyError(str(exc)) from None
+    except SimError as exc:  # the workers refused (no dask, no scheduler), or a deal failed
         raise StudyError(str(exc)) from None
 
 
-def _run_study(config: StudyConfig, note: Callable[[str], None] | None) -> StudyResult:
+def _run_study(config: StudyConfig, note: Callable[[str], None] | None, fanout) -> StudyResult:
     say = note or (lambda _msg: None)
     started = time.perf_counter()
     ledger = config.out / LEDGER
     (config.out / "runs").mkdir(parents=True, exist_ok=True)
     kept = _kept_plan(config, ledger)
     if kept is None:
-        plans, _ = _make_plan(config, say)
+        plans, _ = _make_plan(config, say, fanout)
         records: list[RecordPlan] = []
         pars: list[ParPlan] = []
     else:
         config, plans, records, pars = kept
         say(f"plan: kept from {ledger / PLAN_FILE} (sized for --hours-budget {config.hours_budget:g})")
-    records = _plan_records(config, plans, records, say)
+    records = _plan_records(config, plans, records, say, fanout)
     mains = [_main_run(config, p) for p in plans]
     pars = plan_pars(config, mains, pars, say)
     runs = planned_runs(config, plans, records, pars)
@@ -359,7 +356,7 @@ def _run_study(config: StudyConfig, note: Callable[[str], None] | None) -> Study
     parts = _Parts(left if config.play else [], say)
     main = [r for r in runs if not r.first and not is_par_run(r)]
     for run in main if config.play else ():
-        _play(config, run, parts)
+        _play(config, run, parts, fanout)
     if config.play and len(pars) < len(plans):  # main runs finished now: their par runs
         before = set(pars)
         pars = plan_pars(config, mains, pars, say)
@@ -370,20 +367,20 @@ def _run_study(config: StudyConfig, note: Callable[[str], None] | None) -> Study
                       if p not in before and p.planned(config)), next_parts=True)
     for run in runs if config.play else ():
         if is_par_run(run):
-            _play(config, run, parts)
+            _play(config, run, parts, fanout)
     result = StudyResult(config.out, plans, [run_tallies(ledger, r) for r in main], 0.0, pars=pars)
-    result.optimum = _optimum(config, plans, result.tallies, say, parts)
+    result.optimum = _optimum(config, plans, result.tallies, say, parts, fanout)
     if config.play and len(records) < len(config.record_variants):  # main runs finished now
         before = {r.variant for r in records}
-        records = _plan_records(config, plans, records, say)
+        records = _plan_records(config, plans, records, say, fanout)
         runs = planned_runs(config, plans, records, pars)
         _write_plan(config, plans, records, runs, pars)
         parts.expect(r.est_core_seconds / (config.workers * PARALLEL_EFFICIENCY) for r in records
                      if r.variant not in before)
     for run in runs if config.play else ():
         if run.first:
-            _play(config, run, parts)
-    result.tallies = _with_records([run_tallies(ledger, r) for r in runs])
+            _play(config, run, parts, fanout)
+    result.tallies = with_records([run_tallies(ledger, r) for r in runs])
     say("writing tables, charts, report.html and README.md")
     from golfstats.study.outputs import write_outputs
 
