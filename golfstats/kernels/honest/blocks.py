@@ -8,8 +8,9 @@ smaller g) comes before the position it is played from.
 
 A sparse set is transposed by scattering its set bits, a dense one 64 x 64 bits at a
 time (``transpose``); both give the same table.  ``rank_index`` and ``rank_of`` find
-a state's place in its block (values are stored per block in increasing g).
-No I/O, no RNG.
+a state's place in its block (values are stored per block in increasing g).  The value
+pass's steps on one block (``load_block``, ``unload_block``, ``word_ranks``, ``adds_with``)
+are here too, shared by ``winp.layer_step`` and its threads (``split``).  No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -235,3 +236,49 @@ def rank_of(t, cum, d, g):
     for v in range(w - w % SUPER, w):
         k += popcount(np.int64(t[d, v]))
     return k + popcount(np.int64(x & (bit - np.uint64(1))))
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def dense_codes(hinv, codes, n):
+    """Compact heights codes ``codes[:n]`` to dense codes, in place; returns n."""
+    for k in range(n):
+        codes[k] = hinv[codes[k]]
+    return n
+
+
+@nb.njit(cache=True, nogil=True)
+def adds_with(dd, r, m0, pwd, dcnt):
+    """Block dd adds to the block below it with kind r: it holds an r, and that block has
+    drawn-from states."""
+    return (dd // pwd[r]) % (m0[r] + 1) >= 1 and dcnt[dd - pwd[r]] > 0
+
+
+@nb.njit(cache=True, nogil=True)
+def load_block(q, dd, hinv, drq, off, vals_j, ql, dl, vg):
+    """Block dd's Q states (dense codes, increasing) into ``ql``, its drawn-from ones into
+    ``dl`` with their p from ``vals_j`` in ``vg``; returns ``(nq, nd)``, their counts."""
+    in_dr, qoff = drq
+    nq = dense_codes(hinv, ql, block_list(q[dd], ql))
+    nd = subset_list(ql, nq, in_dr, qoff[dd], dl)
+    base = off[dd]
+    for k in range(nd):
+        vg[dl[k]] = vals_j[base + k]
+    return nq, nd
+
+
+@nb.njit(cache=True, nogil=True)
+def unload_block(ql, nq, dl, nd, vg, pos, zero_col):
+    """Leave ``vg`` 0 and ``pos`` at ``zero_col`` again after a block (``load_block``)."""
+    for k in range(nd):
+        vg[dl[k]] = 0.0
+    for i in range(nq):
+        pos[ql[i]] = zero_col
+
+
+@nb.njit(cache=True, nogil=True)
+def word_ranks(q, dd, rank):
+    """``rank[w]``: block dd's states before word w of its Q row."""
+    k = 0
+    for w in range(q.shape[1]):
+        rank[w] = k
+        k += popcount(np.int64(q[dd, w]))

@@ -26,10 +26,17 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.honest.blocks import block_list, subset_list
 from golfstats.kernels.honest.memory import release_upto, release_values
-from golfstats.kernels.honest.space import STOCK_KINDS, popcount
-from golfstats.kernels.honest.winp import _add_below, _block_dp, _dense, _release_block
+from golfstats.kernels.honest.space import STOCK_KINDS
+from golfstats.kernels.honest.winp import (
+    _add_below,
+    _block_dp,
+    _release_block,
+    adds_with,
+    load_block,
+    unload_block,
+    word_ranks,
+)
 
 #: A thread's table of B holds this many of the largest block's states (a batch is
 #: cut where a block would fit no thread's table).
@@ -93,7 +100,7 @@ def plan_batch(order, layer_start, j, oi0, qcnt, dcnt, m0, pwd, n_words, width, 
         adds = False
         if qcnt[dd] > 0:
             for r in range(STOCK_KINDS):
-                adds |= (dd // pwd[r]) % (m0[r] + 1) >= 1 and dcnt[dd - pwd[r]] > 0
+                adds |= adds_with(dd, r, m0, pwd, dcnt)
         t = -1
         if adds:
             for u in range(threads):
@@ -124,9 +131,9 @@ def plan_batch(order, layer_start, j, oi0, qcnt, dcnt, m0, pwd, n_words, width, 
         fill[t] += 1
         dd = order[oi0 + i]
         for r in range(STOCK_KINDS):
-            if (dd // pwd[r]) % (m0[r] + 1) >= 1:
+            if adds_with(dd, r, m0, pwd, dcnt):
                 d = dd - pwd[r]
-                if dcnt[d] > 0 and mark[d] < 0:
+                if mark[d] < 0:
                     mark[d] = n_targets
                     found[n_targets] = d
                     n_targets += 1
@@ -149,28 +156,16 @@ def dp_part(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, q, hinv, d
     with this thread's ``ql, dl, pos, vg`` (``layer_step``'s) into its table ``bv`` (block
     b's B from column ``col[b]``), and their Q rows' word ranks into ``ranks``.  Returns
     the states valued."""
-    in_dr, qoff = drq
     zero_col = bv.shape[1] - 1
     valued = 0
     for b in mine:
         dd = order[oi0 + b]
-        nq = _dense(hinv, ql, block_list(q[dd], ql))
-        nd = subset_list(ql, nq, in_dr, qoff[dd], dl)
-        base = off[dd]
-        for k in range(nd):
-            vg[dl[k]] = vals_j[base + k]
+        nq, nd = load_block(q, dd, hinv, drq, off, vals_j, ql, dl, vg)
         valued += nq
         _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos,
                   col[b])
-        k = 0
-        at = rank_at[b]
-        for w in range(q.shape[1]):
-            ranks[at + w] = k
-            k += popcount(np.int64(q[dd, w]))
-        for k in range(nd):
-            vg[dl[k]] = 0.0
-        for i in range(nq):
-            pos[ql[i]] = zero_col
+        word_ranks(q, dd, ranks[rank_at[b]:rank_at[b] + q.shape[1]])
+        unload_block(ql, nq, dl, nd, vg, pos, zero_col)
     return valued
 
 

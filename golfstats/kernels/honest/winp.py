@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from golfstats.kernels.honest.blocks import block_list, subset_list
+from golfstats.kernels.honest.blocks import adds_with, load_block, unload_block, word_ranks
 from golfstats.kernels.honest.memory import release_rows, release_upto, release_values
 from golfstats.kernels.honest.space import (
     BITS,
@@ -184,24 +184,16 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
         if j > 0:
             any_start = False
             for r in range(STOCK_KINDS):
-                if (dd // pwd[r]) % (m0[r] + 1) >= 1 and dcnt[dd - pwd[r]] > 0:
-                    any_start = True
+                any_start |= adds_with(dd, r, m0, pwd, dcnt)
             if not any_start:
                 continue
-        nq = _dense(hinv, ql, block_list(q[dd], ql))
-        nd = subset_list(ql, nq, in_dr, qoff[dd], dl)
-        base = off[dd]
-        for k in range(nd):
-            vg[dl[k]] = vals_j[base + k]
+        nq, nd = load_block(q, dd, hinv, drq, off, vals_j, ql, dl, vg)
         valued += nq
         _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos)
         if j == 0:
             value = _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
         else:
-            k = 0
-            for w in range(q.shape[1]):
-                rank[w] = k
-                k += popcount(np.int64(q[dd, w]))
+            word_ranks(q, dd, rank)
             for r in range(STOCK_KINDS):
                 have = (dd // pwd[r]) % (m0[r] + 1)
                 if have == 0:
@@ -212,10 +204,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                 prob = (m0[r] - have + 1) / (n - j + 1)
                 _add_below(q, words, d, dd, rank, in_dr, qoff[d], off[d], off[d] + dcnt[d],
                            prob, bv[kt.drawn[r]], vals_below)
-        for k in range(nd):
-            vg[dl[k]] = 0.0
-        for i in range(nq):
-            pos[ql[i]] = zero_col
+        unload_block(ql, nq, dl, nd, vg, pos, zero_col)
         if j == 0:
             return value
     _release_block(q, in_dr, qoff, order[layer_start[j + 1] - 1])
@@ -289,14 +278,6 @@ def _release_block(q, in_dr, qoff, d):
     """Hand back the pages wholly inside block d's Q row and its Dr bits."""
     release_rows(q, d, d + 1)
     release_values(in_dr, (qoff[d] + 63) >> 6, qoff[d + 1] >> 6)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _dense(hinv, codes, n):
-    """Compact heights codes ``codes[:n]`` to dense codes, in place; returns n."""
-    for k in range(n):
-        codes[k] = hinv[codes[k]]
-    return n
 
 
 @nb.njit(cache=True, nogil=True)
