@@ -34,7 +34,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest import blocks, policy, reach, reachable, split, wins
+from golfstats.kernels.honest import blocks, inputs, policy, reach, reachable, split, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
 from golfstats.kernels.honest.memory import PAGE, zero_values
@@ -268,11 +268,10 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     # the work of a layer is about its states (Q), for the progress's ETA
     work = [int(qcnt[order[layer_start[j]:layer_start[j + 1]]].sum()) for j in range(n + 1)]
     say("values", 0, n + 1, {"states": states, "bytes": second, "work": sum(work), "work_done": 0})
-    gpk = packed_codes(heights0)
-    scratch = np.empty((2, big), np.int32)
-    bv = np.empty((n_tops + 1, big + 1), np.float64)
-    pos = np.full(g_size, big, np.int32)
-    vg = np.zeros(g_size, np.float64)
+    root = inputs.Root(kt, exposed, heights0, top0, m0)
+    codes = inputs.Codes(pw, pw.astype(np.uint64), packed_codes(heights0), pwd)
+    value_blocks = inputs.Blocks(order, layer_start, drq, dcnt, q, words, qcnt, hinv, off)
+    sc = inputs.scratch(big, n_tops, g_size)
     path_d = np.full(n + 1, -1, np.int64)
     if keep == KEEP_PATH and stock_order is not None:
         path_d[0] = 0
@@ -295,7 +294,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     done = 0
     many = None
     if threads > 1:
-        many = split.Split(threads, kt, pw, big, g_size, size, q.shape[1], order)
+        many = split.Split(threads, root, codes, value_blocks, big, g_size)
     for j in range(n, -1, -1):
         if keep == KEEP_ALL:
             above, below = layer_vals[j], layer_vals[j - 1] if j > 0 else layer_vals[0]
@@ -306,12 +305,10 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
             elif j > 0:  # (pages the last step handed back read 0 and cost nothing until written)
                 zero_values(below, lsize[j - 1])
         if many is not None and j > 0:
-            result = many.layer(kt, exposed, gpk, q, words, drq, hinv, off, dcnt, qcnt, m0, pwd,
-                                order, layer_start, j, above, below, release)
+            result = many.layer(j, above, below, release)
         else:
-            result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order,
-                                layer_start, j, drq, dcnt, q, words, qcnt, hinv, off, above,
-                                below, scratch, bv, pos, vg, moves, release, bool(spill))
+            result = layer_step(root, codes, value_blocks, j, above, below, sc, moves, release,
+                                bool(spill))
         if j > 0:
             done += int(result)
             if path_d[j - 1] >= 0:
