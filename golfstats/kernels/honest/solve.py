@@ -34,7 +34,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest import blocks, inputs, policy, reach, reachable, split, wins
+from golfstats.kernels.honest import blocks, inputs, policy, reach, reachable, split, win_rows, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
 from golfstats.kernels.honest.memory import PAGE, zero_values
@@ -139,7 +139,7 @@ class WinSolution:
 def _refused(out, wstats, first: int):
     """``out``, unresolved: the first passes' bit rows (``first`` bytes so far) are over
     the memory budget."""
-    out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats[0]), "first_bytes": first,
+    out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats.w_rows), "first_bytes": first,
                  "value_bytes": 0, "peak_bytes": first}
     return out
 
@@ -181,20 +181,20 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     say("wins", 0, 1, {})
     if size <= PRUNE_MAX_DRAWN:  # small: W only at the heights a reachable position plays or draws at
         where = reachable.reachable_heights(kt, exposed, heights0, top0, m0, pwd, size,
-                                            wins.kind_masks(m0, pwd, size)[1])
+                                            win_rows.kind_masks(m0, pwd, size)[1])
     else:
         where = np.ones(g_size, np.bool_)
     widx, w_rows, gidx, g_rows, wstats = wins.win_sets_within(
         kt, exposed, heights0, m0, pwd, size, where, -1 if max_bytes is None else int(max_bytes))
-    if max_bytes is not None and wstats[4] > max_bytes:  # (W and G, and the B rows, packed)
-        return _refused(out, wstats, int(wstats[4]))
+    if max_bytes is not None and wstats.peak_bytes > max_bytes:  # (W and G, and the B rows, packed)
+        return _refused(out, wstats, int(wstats.peak_bytes))
     del where
     say("reach", 0, 1, {})
     ridx, r_rows, qidx, q_rows, rstats = reach.reach_sets(kt, exposed, heights0, top0, m0, pwd,
                                                           size, widx, w_rows, gidx, g_rows, True)
     # the W pass's peak (W, G and two levels of B rows), then reach's (W and G rows
     # released a level at a time as Dr and Q grow)
-    first = max(int(wstats[4]), int(rstats[4]))
+    first = max(int(wstats.peak_bytes), int(rstats[4]))
     if max_bytes is not None and first > max_bytes:
         return _refused(out, wstats, first)
     del w_rows, g_rows, widx, gidx
@@ -260,7 +260,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
             threads, big, n_tops, g_size, q.shape[1]) > max_bytes:
         threads -= 1
     second += split.extra_bytes(threads, big, n_tops, g_size, q.shape[1])
-    out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
+    out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats.w_rows),
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second),
                  "disk_bytes": spill, "threads": threads}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
