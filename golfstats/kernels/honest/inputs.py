@@ -1,4 +1,4 @@
-"""The arguments that travel together through goal win's value pass, one named bundle each.
+"""The arguments that travel together through the honest kernels, one named bundle each.
 
 Each field is documented here, once; the kernels take the bundles (numba passes a
 namedtuple of arrays as one value, and reading a field costs nothing).  No I/O, no RNG.
@@ -50,6 +50,18 @@ Chain = namedtuple("Chain", "inv_n inv after_of wide width")
 #: and ``vg[g]`` the p of the block's drawn-from states (0 elsewhere), both over the dense
 #: codes and left as they were given.
 Scratch = namedtuple("Scratch", "ql dl bv pos vg")
+
+
+#: The states goal strokes' ``forward`` lists: ``keys[i]`` state i (cards left, then the
+#: packed heights; sorted within a block), ``masks[i]`` the tops it is reached with, with
+#: ``flag_bit`` set where it may draw; layer j's states start at ``layer_lo[j]``, block d's
+#: are ``blk_lo[d]:blk_hi[d]`` (-1: unreached).
+Listing = namedtuple("Listing", "keys masks flag_bit layer_lo blk_lo blk_hi")
+
+#: The block ``backward`` values: its states ``lo:lo + size`` of the listing, in layer j of
+#: the stock's n draws, whose first state is ``base``; per state t its positions' first
+#: slot ``pos_off[t]`` in ``bval`` (pairs (p, e), its tops in increasing order).
+Block = namedtuple("Block", "lo size n j base pos_off bval")
 
 
 def scratch(big: int, n_tops: int, g_size: int, bv=None) -> Scratch:

@@ -87,9 +87,9 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mas
     mark = np.zeros(g_size, mask_proto.dtype)
     keys = np.empty(max_states, np.int32)
     masks = np.empty(max_states, mask_proto.dtype)
+    position = inputs.Root(kt, exposed, heights0, top0, m0)
     ok, n_states, layer_lo, blk_lo, blk_hi, positions = forward(
-        kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, keys, masks, flag,
-        max_states)
+        position, pw, pwd, order, layer_start, mark, keys, masks, flag, max_states)
     stats = np.zeros(6, np.int64)
     stats[0] = n_states
     stats[1] = positions
@@ -108,9 +108,9 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mas
         return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
                 (pwd, path_slot, np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
                  np.zeros(0, np.float64)), stats)
+    listing = inputs.Listing(keys, masks, np.int64(1) << flag, layer_lo, blk_lo, blk_hi)
     root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive = backward(
-        kt, exposed, top0, m0, pwd, order, layer_start, STROKES, keys, masks, flag, layer_lo,
-        blk_lo, blk_hi, path_slot)
+        position, pwd, order, layer_start, STROKES, listing, path_slot)
     stats[2] = lookups
     stats[4] = peak_values * 8
     stats[5] = positive
@@ -194,7 +194,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
                                                           size, widx, w_rows, gidx, g_rows, True)
     # the W pass's peak (W, G and two levels of B rows), then reach's (W and G rows
     # released a level at a time as Dr and Q grow)
-    first = max(int(wstats.peak_bytes), int(rstats[4]))
+    first = max(int(wstats.peak_bytes), int(rstats.peak_bytes))
     if max_bytes is not None and first > max_bytes:
         return _refused(out, wstats, first)
     del w_rows, g_rows, widx, gidx
@@ -211,7 +211,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     bits, qoff, dcnt = blocks.subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size)
     drq = (bits, qoff)
     made = (q.nbytes + words.nbytes + drq[0].nbytes + drq[1].nbytes  # all alive here
-            + row_bytes(r_rows, 0, rstats[0]) + row_bytes(q_rows, 0, rstats[1]))
+            + row_bytes(r_rows, 0, rstats.r_rows) + row_bytes(q_rows, 0, rstats.q_rows))
     dr = None
     if keep != KEEP_LAYERS:
         dr = blocks.d_major(ridx, r_rows, size, blocks.store_bits(ridx, r_rows))
@@ -364,16 +364,16 @@ def policy_values(kt, exposed, heights0, top0, m0, sol, max_states, max_bytes, p
     n = layer_start.shape[0] - 2
     pt = policy.new_policy(kt, exposed, heights0, m0, max_states, max_bytes, pooled)
     gp0 = packed_of(heights0)
+    position = inputs.Root(kt, exposed, heights0, top0, m0)
     root = np.full(2, np.nan)
     mp = np.full(COLUMNS + 1, np.nan)
     me = np.full(COLUMNS + 1, np.nan)
-    root[0], root[1], pt = policy.position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol,
-                                                 gp0, top0, 0, 0)
+    root[0], root[1], pt = policy.position_value(pt, position, pw, pwd, n, sol, gp0, top0, 0, 0)
     for c in range(COLUMNS):
         h = heights0[c]
         if h == 0 or kt.play_next[top0, exposed[c, h]] < 0:
             continue
-        mp[c], me[c], pt = policy.position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol,
+        mp[c], me[c], pt = policy.position_value(pt, position, pw, pwd, n, sol,
                                                  gp0 - (np.int64(1) << (BITS * c)),
                                                  kt.play_next[top0, exposed[c, h]], 0, 0)
     stuck = True
