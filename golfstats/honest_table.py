@@ -153,6 +153,7 @@ class Table:
         """The policy's (p, e) at a position of this deal: column ``heights``, the top (a
         kernel top id) and the stock kinds ``drawn`` so far (in any order).  Goal
         ``WIN_STROKES`` with ``Keep.ALL`` only: the others keep too little."""
+        from golfstats.kernels.honest.inputs import Root
         from golfstats.kernels.honest.policy import position_value
         from golfstats.kernels.honest.space import BITS
 
@@ -164,9 +165,9 @@ class Table:
         for c, h in enumerate(heights):
             gp |= int(h) << (BITS * c)
         d = int(sum(int(pwd[k]) for k in drawn))
-        p, e, self.memo.pt = position_value(self.memo.pt, self.kt, a.exposed, a.heights, pw, m0,
-                                            pwd, len(a.stock), self.sol, gp, int(top_id), d,
-                                            len(drawn))
+        root = Root(self.kt, a.exposed, a.heights, self.top_id, m0)
+        p, e, self.memo.pt = position_value(self.memo.pt, root, pw, pwd, len(a.stock), self.sol, gp,
+                                            int(top_id), d, len(drawn))
         if np.isnan(p):
             raise RuntimeError("the policy's memo is over its budget")
         return float(p), float(e)

@@ -20,7 +20,7 @@ from honest_rows import VARIANTS, kernel_args, row_bits, store_of
 from positions import positions
 
 from golfstats.board import format_board
-from golfstats.kernels.honest import reach, reachable, solve, wins
+from golfstats.kernels.honest import reach, reachable, solve, win_rows, wins
 from golfstats.kernels.honest.space import d_codes
 from golfstats.odds import odds
 from golfstats.reference.expectimax import reference_move_values, reference_odds
@@ -34,7 +34,7 @@ def test_w_at_reachable_heights_leaves_dr_alone(variant):
     for board in positions(rules, 41, 12, 3000, min_stock=3):
         kt, arrays, top_id, m0 = kernel_args(rules, board)
         pwd, size, _, _ = d_codes(m0)
-        full_row = wins.kind_masks(m0, pwd, size)[1]
+        full_row = win_rows.kind_masks(m0, pwd, size)[1]
         keep = reachable.reachable_heights(kt, arrays.exposed, arrays.heights, top_id, m0, pwd,
                                            size, full_row)
         every = wins.win_sets(kt, arrays.exposed, arrays.heights, m0, pwd, size)
@@ -60,7 +60,7 @@ def test_reachable_heights_are_reach_with_every_d(variant):
     for board in positions(rules, 47, 12, 3000, min_stock=3):
         kt, arrays, top_id, m0 = kernel_args(rules, board)
         pwd, size, _, _ = d_codes(m0)
-        full_row = wins.kind_masks(m0, pwd, size)[1]
+        full_row = win_rows.kind_masks(m0, pwd, size)[1]
         keep = reachable.reachable_heights(kt, arrays.exposed, arrays.heights, top_id, m0, pwd,
                                            size, full_row)
         every = np.zeros(keep.shape[0], np.int64)  # every height's W and G: row 0, every D

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from golfstats.kernels.honest.inputs import Block
 from golfstats.kernels.honest.space import (
     BITS,
     COLUMNS,
@@ -41,12 +42,12 @@ from golfstats.kernels.honest.space import (
 
 
 @nb.njit(cache=True, nogil=True)
-def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, flag, layer_lo,
-             blk_lo, blk_hi, path_slot):
-    """Values of every state, and of what the callers need kept.
+def backward(root, pwd, order, layer_start, goal, listing, path_slot):
+    """Values of every state of ``listing`` (``inputs``) from the position ``root``, and of
+    what the callers need kept.
 
-    Returns ``(root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive)``:
-    ``root`` the (p, e) of the position; ``moves[0][c], moves[1][c]`` the value after
+    Returns ``(value, moves, path_lo, path_keys, path_val, lookups, peak_values, positive)``:
+    ``value`` the (p, e) of the position; ``moves[0][c], moves[1][c]`` the value after
     playing column c (NaN when illegal), index ``COLUMNS`` after a draw (NaN when
     illegal); for every block D kept (``path_slot[D] = s >= 0``: the blocks the stock
     orders of the play-outs visit), ``path_keys[path_lo[s, 0]:path_lo[s, 1]]`` its states
@@ -57,9 +58,10 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
     tie-break would need, Fact 1), for the record.
     """
     n = layer_start.shape[0] - 2
-    flag_bit = np.int64(1) << flag
-    acc_of, after_of = play_groups(kt.play_next)
-    root = np.full(2, np.nan)
+    keys, masks, flag_bit = listing.keys, listing.masks, listing.flag_bit
+    layer_lo, blk_lo, blk_hi = listing.layer_lo, listing.blk_lo, listing.blk_hi
+    plays = play_groups(root.kt.play_next)
+    value = np.full(2, np.nan)
     moves = np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)
     slots = 0
     path_total = 0
@@ -96,17 +98,15 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
                 pos_off[t + 1] = pos_off[t] + popcount(np.int64(masks[lo + t]) & ~flag_bit)
             if 2 * pos_off[size] > bval.shape[0]:
                 bval = np.empty(4 * pos_off[size], np.float64)
-            lookups += _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit,
-                                     lo, size, n, j, vcur, base, pos_off, bval)
+            blk = Block(lo, size, n, j, base, pos_off, bval)
+            lookups += _block_values(root, plays, goal, listing, blk, vcur)
             if j > 0:
-                lookups += _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, size, n, j, blk_lo,
-                                    blk_hi, layer_lo[j - 1], pos_off, bval, vprev)
+                lookups += _scatter(root, pwd, listing, d, blk, vprev)
             else:
                 t = size - 1  # the position itself: the largest key of block {}
-                idx = pos_off[t] + rank_in(np.int64(masks[lo + t]) & ~flag_bit, top0)
-                root[0], root[1] = bval[2 * idx], bval[2 * idx + 1]
-                _root_moves(kt, exposed, keys, masks, flag_bit, top0, lo, size, pos_off, bval,
-                            vcur, base, moves)
+                idx = pos_off[t] + rank_in(np.int64(masks[lo + t]) & ~flag_bit, root.top)
+                value[0], value[1] = bval[2 * idx], bval[2 * idx + 1]
+                _root_moves(root, listing, blk, vcur, moves)
             if path_slot[d] >= 0:
                 path_lo[path_slot[d], 0] = filled
                 for t in range(size):
@@ -117,7 +117,7 @@ def backward(kt, exposed, top0, m0, pwd, order, layer_start, goal, keys, masks, 
                     filled += 1
                 path_lo[path_slot[d], 1] = filled
         vcur = vprev
-    return root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive
+    return value, moves, path_lo, path_keys, path_val, lookups, peak_values, positive
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -131,11 +131,14 @@ def _w(key, n, j, vcur, s):
 
 
 @nb.njit(cache=True, nogil=True)
-def _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit, lo, size, n, j, vcur, base,
-                  pos_off, bval):
-    """B of every position of the block ``keys[lo:lo+size]`` into ``bval`` (pairs, the
-    positions of state t from ``pos_off[t]``, tops in increasing order).  Returns the
+def _block_values(root, plays, goal, listing, blk, vcur):
+    """B of every position of the block ``blk`` into ``blk.bval`` (``plays``: the rule
+    set's ``space.play_groups``; ``vcur`` the values of the block's layer).  Returns the
     number of look-ups."""
+    kt, exposed = root.kt, root.exposed
+    acc_of, after_of = plays
+    keys, masks, flag_bit = listing.keys, listing.masks, listing.flag_bit
+    lo, size, n, j, base, pos_off, bval = blk
     play_next = kt.play_next
     accepts = kt.accepts
     cur = np.zeros(COLUMNS, np.int64)
@@ -220,11 +223,14 @@ def _block_values(kt, exposed, acc_of, after_of, goal, keys, masks, flag_bit, lo
 
 
 @nb.njit(cache=True, nogil=True)
-def _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, size, n, j, blk_lo, blk_hi, prev_base,
-             pos_off, bval, vprev):
+def _scatter(root, pwd, listing, d, blk, vprev):
     """Add P(r | D - r) * B(h, drawn(r)) to V(h, D - r) for every drawable state of layer
-    j - 1 (D = the block's code).  Returns the number of look-ups."""
-    cur, end, prob, top, na = draw_sources(kt, m0, pwd, d, n, j, blk_lo, blk_hi)
+    j - 1 (``vprev``; D = d, the block's code).  Returns the number of look-ups."""
+    keys, masks, flag_bit = listing.keys, listing.masks, listing.flag_bit
+    lo, size, n, j, _, pos_off, bval = blk
+    prev_base = listing.layer_lo[j - 1]
+    cur, end, prob, top, na = draw_sources(root.kt, root.m0, pwd, d, n, j, listing.blk_lo,
+                                           listing.blk_hi)
     lookups = 0
     for t in range(size):
         key = np.int64(keys[lo + t])
@@ -245,10 +251,12 @@ def _scatter(kt, keys, masks, flag_bit, m0, pwd, d, lo, size, n, j, blk_lo, blk_
 
 
 @nb.njit(cache=True, nogil=True)
-def _root_moves(kt, exposed, keys, masks, flag_bit, top0, lo, size, pos_off, bval, vcur, base,
-                moves):
+def _root_moves(root, listing, blk, vcur, moves):
     """The value after each legal move from the position (the last state of block {}):
     ``moves[0][c], moves[1][c]`` after playing column c, index ``COLUMNS`` after a draw."""
+    kt, exposed, top0 = root.kt, root.exposed, root.top
+    keys, masks, flag_bit = listing.keys, listing.masks, listing.flag_bit
+    lo, size, _, _, base, pos_off, bval = blk
     t = size - 1
     key = np.int64(keys[lo + t])
     gp = key & PACKED

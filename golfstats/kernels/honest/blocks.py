@@ -254,25 +254,29 @@ def adds_with(dd, r, m0, pwd, dcnt):
 
 
 @nb.njit(cache=True, nogil=True)
-def load_block(q, dd, hinv, drq, off, vals_j, ql, dl, vg):
-    """Block dd's Q states (dense codes, increasing) into ``ql``, its drawn-from ones into
-    ``dl`` with their p from ``vals_j`` in ``vg``; returns ``(nq, nd)``, their counts."""
-    in_dr, qoff = drq
-    nq = dense_codes(hinv, ql, block_list(q[dd], ql))
+def load_block(blocks, dd, vals_j, sc):
+    """Block dd's Q states (dense codes, increasing) into ``sc.ql``, its drawn-from ones
+    into ``sc.dl`` with their p from ``vals_j`` in ``sc.vg`` (``inputs``); returns
+    ``(nq, nd)``, their counts."""
+    in_dr, qoff = blocks.drq
+    ql, dl, vg = sc.ql, sc.dl, sc.vg
+    nq = dense_codes(blocks.hinv, ql, block_list(blocks.q[dd], ql))
     nd = subset_list(ql, nq, in_dr, qoff[dd], dl)
-    base = off[dd]
+    base = blocks.off[dd]
     for k in range(nd):
         vg[dl[k]] = vals_j[base + k]
     return nq, nd
 
 
 @nb.njit(cache=True, nogil=True)
-def unload_block(ql, nq, dl, nd, vg, pos, zero_col):
-    """Leave ``vg`` 0 and ``pos`` at ``zero_col`` again after a block (``load_block``)."""
+def unload_block(sc, nq, nd):
+    """Leave ``sc.vg`` 0 and ``sc.pos`` at the zero column again after a block
+    (``load_block``)."""
+    zero_col = sc.bv.shape[1] - 1
     for k in range(nd):
-        vg[dl[k]] = 0.0
+        sc.vg[sc.dl[k]] = 0.0
     for i in range(nq):
-        pos[ql[i]] = zero_col
+        sc.pos[sc.ql[i]] = zero_col
 
 
 @nb.njit(cache=True, nogil=True)

@@ -38,6 +38,7 @@ import numpy as np
 from golfstats.kernels.core import powers
 from golfstats.kernels.hashset import slot_of
 from golfstats.kernels.honest.ends import ENDS, chain_ends, new_ends
+from golfstats.kernels.honest.inputs import Root
 from golfstats.kernels.honest.lost import dead, dead_aux
 from golfstats.kernels.honest.space import (
     BITS,
@@ -165,8 +166,9 @@ def _ends_at(kt, exposed, heights0, pw, meta, ecache, epool, mark, g, r):
 
 
 @nb.njit(cache=True, nogil=True)
-def draw_value(memo, kt, exposed, heights0, pw, m0, pwd, n, goal, aux, g, d, j):
-    """(p, e) of drawing at the state (dense heights g, D-code d, |D| = j < n), with every
+def draw_value(memo, root, pw, pwd, n, goal, aux, g, d, j):
+    """(p, e) of drawing at the state (dense heights g, D-code d, |D| = j < n) below the
+    position ``root`` (``inputs``; ``pw``, ``pwd`` the codes' place values), with every
     state below it that the value reads memoised.  Depth-first with an explicit stack (a
     frame per card drawn).  A frame goes through the kinds left; for each, phase 0 makes
     sure every endpoint that may draw is valued (pushing the first that is not), except
@@ -175,6 +177,7 @@ def draw_value(memo, kt, exposed, heights0, pw, m0, pwd, n, goal, aux, g, d, j):
     lack an e.  A dead state's frame (``zero``: nothing after it can win) has phase 1 only.
     Goal ``STROKES`` needs every e: nothing is left out.  Then the frame sums the picks.
     Returns ``(p, e, memo)``, NaN once the budget is hit."""
+    kt, exposed, heights0, _, m0 = root
     keys, vals, meta, ecache, epool, mark = memo
     g_size = meta[_GSIZE]
     prune = goal != STROKES
@@ -266,17 +269,7 @@ def draw_value(memo, kt, exposed, heights0, pw, m0, pwd, n, goal, aux, g, d, j):
             ph, i = 0, 0
         if pushed:
             continue
-        p = 0.0
-        e = 0.0
-        for r in range(STOCK_KINDS):
-            left = m0[r] - (d // pwd[r]) % (m0[r] + 1)
-            if left == 0:
-                continue
-            eo = ecache[g * STOCK_KINDS + r]
-            vp, ve = pick(goal, keys, vals, g_size, epool, eo + 1, epool[eo], d + pwd[r], j + 1, n)
-            w = left / (n - j)
-            p += w * vp
-            e += w * ve
+        p, e = _frame_value(goal, keys, vals, g_size, ecache, epool, m0, pwd, g, d, j, n)
         key = d * g_size + g
         s = _slot(keys, key)
         if keys[s] == -1:
@@ -291,6 +284,24 @@ def draw_value(memo, kt, exposed, heights0, pw, m0, pwd, n, goal, aux, g, d, j):
         sp -= 1
     s = _slot(keys, fd[0] * g_size + fg[0])
     return vals[2 * s], vals[2 * s + 1], (keys, vals, meta, ecache, epool, mark)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _frame_value(goal, keys, vals, g_size, ecache, epool, m0, pwd, g, d, j, n):
+    """A frame's (p, e) once every endpoint it reads is memoised: over the kinds r left,
+    their chance times the pick among the endpoints of (h, drawn(r))."""
+    p = 0.0
+    e = 0.0
+    for r in range(STOCK_KINDS):
+        left = m0[r] - (d // pwd[r]) % (m0[r] + 1)
+        if left == 0:
+            continue
+        eo = ecache[g * STOCK_KINDS + r]
+        vp, ve = pick(goal, keys, vals, g_size, epool, eo + 1, epool[eo], d + pwd[r], j + 1, n)
+        w = left / (n - j)
+        p += w * vp
+        e += w * ve
+    return p, e
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -323,16 +334,15 @@ def _grown(keys, vals):
 
 
 @nb.njit(cache=True, nogil=True)
-def position_value(memo, kt, exposed, heights0, pw, m0, pwd, n, goal, aux, gp, u):
-    """(p, e) of the position (packed heights gp, top u) with nothing drawn: the best of
-    its chain endpoints.  Returns ``(p, e, memo)``, NaN once the budget is hit."""
+def position_value(memo, root, pw, pwd, n, goal, aux, gp, u):
+    """(p, e) of the position (packed heights gp, top u) below ``root`` with nothing drawn:
+    the best of its chain endpoints.  Returns ``(p, e, memo)``, NaN once the budget is hit."""
     ends = np.empty(64, np.int64)
-    cnt, ends = chain_ends(kt, exposed, pw, gp, u, memo[5], ends, 0)
+    cnt, ends = chain_ends(root.kt, root.exposed, pw, gp, u, memo[5], ends, 0)
     for i in range(cnt):
         o = ENDS * i
         if ends[o + 1] != 0 and n > 0 and ends[o + 3] != 0:
-            p, e, memo = draw_value(memo, kt, exposed, heights0, pw, m0, pwd, n, goal, aux, ends[o],
-                                    0, 0)
+            p, e, memo = draw_value(memo, root, pw, pwd, n, goal, aux, ends[o], 0, 0)
             if np.isnan(p):
                 return np.nan, np.nan, memo
     p, e = pick(goal, memo[0], memo[1], memo[2][_GSIZE], ends, 0, cnt, 0, 0, n)
@@ -352,23 +362,23 @@ def solve_direct(kt, exposed, heights0, top0, m0, goal, max_states):
     memo = new_memo(g_size, max(max_states, 1))
     aux = dead_aux(kt)
     gp0 = packed_of(heights0)
+    position = Root(kt, exposed, heights0, top0, m0)
     root = np.full(2, np.nan)
     mp = np.full(COLUMNS + 1, np.nan)
     me = np.full(COLUMNS + 1, np.nan)
-    root[0], root[1], memo = position_value(memo, kt, exposed, heights0, pw, m0, pwd, n, goal,
-                                            aux, gp0, top0)
+    root[0], root[1], memo = position_value(memo, position, pw, pwd, n, goal, aux, gp0, top0)
     stuck = True
     for c in range(COLUMNS):
         h = heights0[c]
         if h == 0 or kt.play_next[top0, exposed[c, h]] < 0:
             continue
         stuck = False
-        mp[c], me[c], memo = position_value(memo, kt, exposed, heights0, pw, m0, pwd, n, goal,
-                                            aux, gp0 - (np.int64(1) << (BITS * c)),
+        mp[c], me[c], memo = position_value(memo, position, pw, pwd, n, goal, aux,
+                                            gp0 - (np.int64(1) << (BITS * c)),
                                             kt.play_next[top0, exposed[c, h]])
     if n > 0 and gp0 != 0 and (stuck or not kt.when_stuck):
-        mp[COLUMNS], me[COLUMNS], memo = draw_value(memo, kt, exposed, heights0, pw, m0, pwd, n,
-                                                    goal, aux, dense_of(gp0, pw), 0, 0)
+        mp[COLUMNS], me[COLUMNS], memo = draw_value(memo, position, pw, pwd, n, goal, aux,
+                                                    dense_of(gp0, pw), 0, 0)
     keys, vals, meta, ecache, epool, mark = memo
     peak = (keys.nbytes + vals.nbytes) * 3 // 2 + ecache.nbytes + epool.nbytes + mark.nbytes
     if meta[_FAILED]:

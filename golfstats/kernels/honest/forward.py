@@ -78,9 +78,9 @@ def _level_offsets(heights0):
 
 
 @nb.njit(cache=True, nogil=True)
-def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, keys, masks,
-            flag, max_states):
-    """Fill ``keys``/``masks`` (capacity = their length) with every reachable state.
+def forward(root, pw, pwd, order, layer_start, mark, keys, masks, flag, max_states):
+    """Fill ``keys``/``masks`` (capacity = their length) with every state reachable from
+    the position ``root`` (``inputs``).
 
     Returns ``(ok, n_states, layer_lo, blk_lo, blk_hi, positions)``; ``ok`` is False when
     the states would exceed ``max_states`` (or the arrays), and nothing else is valid
@@ -90,6 +90,7 @@ def forward(kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, 
     expanded once, with every top it is reached with (``mark[g]``, a bit set), and each
     column is tried once for all of them.
     """
+    kt, exposed, heights0, top0, m0 = root
     n = layer_start.shape[0] - 2
     size = order.shape[0]
     blk_lo = np.full(size, -1, np.int64)

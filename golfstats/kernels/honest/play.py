@@ -58,7 +58,8 @@ def play_strokes(kt, exposed, heights0, top0, stock, path, moves_out):
     n_moves = 0
     plan = np.empty(64, np.int64)
     while True:
-        n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
+        chains = enumerate_chains(kt, exposed, heights, top)
+        n_end, ends_h, ends_top = chains[0], chains[1], chains[2]
         cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
         vp = np.zeros(n_c)
         ve = np.zeros(n_c)
@@ -78,8 +79,7 @@ def play_strokes(kt, exposed, heights0, top0, stock, path, moves_out):
                     return 1, False, 0, n_moves
         pick = _pick(STROKES, vp, ve, left, n_c)
         k, n_moves, heights, top, over, won, strokes = _advance(
-            kt, stock, cands[pick], left[pick], ends_h, ends_top, ends_len, parent, move, plan,
-            moves_out, n_moves, k)
+            kt, stock, cands[pick], left[pick], chains, plan, moves_out, n_moves, k)
         if over:
             return 0, won, strokes, n_moves
         d += pwd[stock[k - 1]]
@@ -111,7 +111,8 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
     n_moves = 0
     plan = np.empty(64, np.int64)
     while True:
-        n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
+        chains = enumerate_chains(kt, exposed, heights, top)
+        n_end, ends_h, ends_top = chains[0], chains[1], chains[2]
         cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
         vp, left, dense, best_p = _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
         ve = np.full(n_c, np.inf)
@@ -133,8 +134,7 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
                 vp[ci] = -1.0  # not competing
         pick = _pick_win(best_p, vp, ve, left, n_c)
         k, n_moves, heights, top, over, won, strokes = _advance(
-            kt, stock, cands[pick], left[pick], ends_h, ends_top, ends_len, parent, move, plan,
-            moves_out, n_moves, k)
+            kt, stock, cands[pick], left[pick], chains, plan, moves_out, n_moves, k)
         if over:
             return 0, won, strokes, n_moves
         d += pwd[stock[k - 1]]
@@ -181,7 +181,8 @@ def play_winp(kt, exposed, heights0, top0, stock, sol, moves_out):
     n_moves = 0
     plan = np.empty(64, np.int64)
     while True:
-        n_end, ends_h, ends_top, ends_len, parent, move = enumerate_chains(kt, exposed, heights, top)
+        chains = enumerate_chains(kt, exposed, heights, top)
+        n_end, ends_h, ends_top = chains[0], chains[1], chains[2]
         cands, n_c = chain_candidates(kt, exposed, ends_h, ends_top, n_end, n - k)
         vp, left, dense, best_p = _endpoint_p(sol, pw, ends_h, cands, n_c, d, k, n)
         pick = -1
@@ -189,18 +190,18 @@ def play_winp(kt, exposed, heights0, top0, stock, sol, moves_out):
             if vp[ci] >= best_p - TOL and (pick < 0 or left[ci] < left[pick]):
                 pick = ci
         k, n_moves, heights, top, over, won, strokes = _advance(
-            kt, stock, cands[pick], left[pick], ends_h, ends_top, ends_len, parent, move, plan,
-            moves_out, n_moves, k)
+            kt, stock, cands[pick], left[pick], chains, plan, moves_out, n_moves, k)
         if over:
             return won, strokes, n_moves
         d += pwd[stock[k - 1]]
 
 
 @nb.njit(cache=True, nogil=True)
-def _advance(kt, stock, best, bl, ends_h, ends_top, ends_len, parent, move, plan, moves_out,
-             n_moves, k):
-    """Play the chain to endpoint ``best`` and draw, unless the hand is over.  Returns
+def _advance(kt, stock, best, bl, chains, plan, moves_out, n_moves, k):
+    """Play the chain to endpoint ``best`` (``bl`` cards left there; ``chains`` as
+    ``chains.enumerate_chains`` gives them) and draw, unless the hand is over.  Returns
     ``(k, n_moves, heights, top, over, won, strokes)``."""
+    _, ends_h, ends_top, ends_len, parent, move = chains
     n = stock.shape[0]
     m = chain_moves(best, ends_len, parent, move, plan)
     for t in range(m):

@@ -122,9 +122,10 @@ def policy_failed(pt):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, dead, m0, pwd):
+def choose(tab, meta, ends, at, cnt, d, j, n, sol, dead, m0, pwd):
     """The doc's choice among the endpoints ``ends[at:at + ENDS * cnt]`` with D-code d drawn
-    (|D| = j), p from ``p_at(dr, cum, off, vals, hmap, ...)``, e from the table ``tab``; an
+    (|D| = j), p from ``sol = (dr, cum, off, vals, hmap)`` (``p_at``; inlined, the tuple
+    costs nothing), e from the table ``tab``; an
     endpoint that is not drawn from cannot be won (p = 0) and is looked up pooled
     (``pool``, the kinds dead there: ``dead``).
 
@@ -132,6 +133,7 @@ def choose(tab, meta, ends, at, cnt, d, j, n, dr, cum, off, vals, hmap, dead, m0
     endpoint ``index``, the first chosen in list order); 1 the value of the state ``need``
     (a dense code) is not in the table yet: its D-code ``code``, canonical when ``zero``.
     """
+    dr, cum, off, vals, hmap = sol
     g_size = meta[GSIZE]
     stuck_only = j < n
     meta[6] += 1
@@ -268,8 +270,7 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
                     m0, pwd)
             else:
                 status, p, e, c, _, need, code, nz = choose(
-                    tab, meta, epool, eo + 1, epool[eo], d + pwd[r], j + 1, n, dr, cum, off, vals,
-                    hmap, dead, m0, pwd)
+                    tab, meta, epool, eo + 1, epool[eo], d + pwd[r], j + 1, n, sol, dead, m0, pwd)
             if status == 1:
                 fr[sp] = r
                 sp += 1
@@ -294,14 +295,16 @@ def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
 
 
 @nb.njit(cache=True, nogil=True)
-def position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, gp, u, d, j):
-    """The policy's (p, e) at the position (packed heights gp, top u, D-code d, |D| = j):
-    the choice among its chain endpoints.  Returns ``(p, e, pt)`` (NaN once failed)."""
+def position_value(pt, root, pw, pwd, n, sol, gp, u, d, j):
+    """The policy's (p, e) at a position below ``root`` (``inputs``; packed heights gp,
+    top u, D-code d, |D| = j): the choice among its chain endpoints.  Returns
+    ``(p, e, pt)`` (NaN once failed)."""
+    kt, exposed, heights0, _, m0 = root
     ends = np.empty(64, np.int64)
     cnt, ends = chain_ends(kt, exposed, pw, gp, u, pt[4], ends, 0)
     while True:
-        status, p, e, c, _, need, _, _ = choose(pt[0], pt[1], ends, 0, cnt, d, j, n, sol[0],
-                                                sol[1], sol[2], sol[3], sol[4], pt[5], m0, pwd)
+        status, p, e, c, _, need, _, _ = choose(pt[0], pt[1], ends, 0, cnt, d, j, n, sol, pt[5],
+                                                m0, pwd)
         if status == 0:
             return p, e, pt
         vp, ve, pt = policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, need, d, j)

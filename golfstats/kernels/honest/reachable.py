@@ -96,32 +96,7 @@ def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
                 inrow[top0, 0] |= np.uint64(1)
             if touched == 0:
                 continue
-            # Dr: the In rows of the tops that may draw, closed under the draws that may follow
-            # (written out in place: each row view costs an atomic reference count)
-            for i in range(words):
-                z[0, i] = 0
-            m = touched
-            t = 0
-            while m:
-                if m & 1 and (not kt.when_stuck or accepts[t] & seen == 0):
-                    for i in range(words):
-                        z[0, i] |= inrow[t, i]
-                m >>= 1
-                t += 1
-            nonzero = np.uint64(0)
-            for i in range(words):
-                nonzero |= z[0, i]
-            have_dr = nonzero != 0
-            if have_dr:
-                for i in range(words):
-                    y[0, i] = z[0, i]
-                for r in range(STOCK_KINDS):
-                    if (drawable >> r) & 1 == 0 or (kt.when_stuck and accepts[kt.drawn[r]] & seen):
-                        continue
-                    for _ in range(m0[r]):
-                        _up_row(y, 0, y, 0, pwd[r], kup, r)
-                for i in range(words):
-                    z[0, i] = (z[0, i] | y[0, i]) & full_row[i]
+            have_dr = _drawn_from(kt, m0, pwd, kup, full_row, drawable, inrow, touched, seen, z, y)
             any_row = False
             for t in range(n_tops):
                 if accepts[t] & seen == 0:
@@ -153,6 +128,40 @@ def reachable_heights(kt, exposed, heights0, top0, m0, pwd, size, full_row):
                 n_rows += 1
             keep[g] = have_dr or any_row
     return keep
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _drawn_from(kt, m0, pwd, kup, full_row, drawable, inrow, touched, seen, z, y):
+    """Dr at h into ``z[0]``: the In rows of the tops that may draw, closed under the draws
+    that may follow (of the kinds ``drawable``; ``y`` scratch), written out in place: each
+    row view costs an atomic reference count.  Returns whether it is not empty."""
+    words = z.shape[1]
+    accepts = kt.accepts
+    for i in range(words):
+        z[0, i] = 0
+    m = touched
+    t = 0
+    while m:
+        if m & 1 and (not kt.when_stuck or accepts[t] & seen == 0):
+            for i in range(words):
+                z[0, i] |= inrow[t, i]
+        m >>= 1
+        t += 1
+    nonzero = np.uint64(0)
+    for i in range(words):
+        nonzero |= z[0, i]
+    if nonzero == 0:
+        return False
+    for i in range(words):
+        y[0, i] = z[0, i]
+    for r in range(STOCK_KINDS):
+        if (drawable >> r) & 1 == 0 or (kt.when_stuck and accepts[kt.drawn[r]] & seen):
+            continue
+        for _ in range(m0[r]):
+            _up_row(y, 0, y, 0, pwd[r], kup, r)
+    for i in range(words):
+        z[0, i] = (z[0, i] | y[0, i]) & full_row[i]
+    return True
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

@@ -34,7 +34,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.core import powers
-from golfstats.kernels.honest import blocks, policy, reach, reachable, split, wins
+from golfstats.kernels.honest import blocks, inputs, policy, reach, reachable, split, win_rows, wins
 from golfstats.kernels.honest.backward import backward
 from golfstats.kernels.honest.forward import forward
 from golfstats.kernels.honest.memory import PAGE, zero_values
@@ -87,9 +87,9 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mas
     mark = np.zeros(g_size, mask_proto.dtype)
     keys = np.empty(max_states, np.int32)
     masks = np.empty(max_states, mask_proto.dtype)
+    position = inputs.Root(kt, exposed, heights0, top0, m0)
     ok, n_states, layer_lo, blk_lo, blk_hi, positions = forward(
-        kt, exposed, heights0, top0, m0, pwd, order, layer_start, pw, mark, keys, masks, flag,
-        max_states)
+        position, pw, pwd, order, layer_start, mark, keys, masks, flag, max_states)
     stats = np.zeros(6, np.int64)
     stats[0] = n_states
     stats[1] = positions
@@ -108,9 +108,9 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mas
         return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
                 (pwd, path_slot, np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
                  np.zeros(0, np.float64)), stats)
+    listing = inputs.Listing(keys, masks, np.int64(1) << flag, layer_lo, blk_lo, blk_hi)
     root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive = backward(
-        kt, exposed, top0, m0, pwd, order, layer_start, STROKES, keys, masks, flag, layer_lo,
-        blk_lo, blk_hi, path_slot)
+        position, pwd, order, layer_start, STROKES, listing, path_slot)
     stats[2] = lookups
     stats[4] = peak_values * 8
     stats[5] = positive
@@ -139,7 +139,7 @@ class WinSolution:
 def _refused(out, wstats, first: int):
     """``out``, unresolved: the first passes' bit rows (``first`` bytes so far) are over
     the memory budget."""
-    out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats[0]), "first_bytes": first,
+    out.stats = {"states": 0, "drawn_from": 0, "win_rows": int(wstats.w_rows), "first_bytes": first,
                  "value_bytes": 0, "peak_bytes": first}
     return out
 
@@ -181,20 +181,20 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     say("wins", 0, 1, {})
     if size <= PRUNE_MAX_DRAWN:  # small: W only at the heights a reachable position plays or draws at
         where = reachable.reachable_heights(kt, exposed, heights0, top0, m0, pwd, size,
-                                            wins.kind_masks(m0, pwd, size)[1])
+                                            win_rows.kind_masks(m0, pwd, size)[1])
     else:
         where = np.ones(g_size, np.bool_)
     widx, w_rows, gidx, g_rows, wstats = wins.win_sets_within(
         kt, exposed, heights0, m0, pwd, size, where, -1 if max_bytes is None else int(max_bytes))
-    if max_bytes is not None and wstats[4] > max_bytes:  # (W and G, and the B rows, packed)
-        return _refused(out, wstats, int(wstats[4]))
+    if max_bytes is not None and wstats.peak_bytes > max_bytes:  # (W and G, and the B rows, packed)
+        return _refused(out, wstats, int(wstats.peak_bytes))
     del where
     say("reach", 0, 1, {})
     ridx, r_rows, qidx, q_rows, rstats = reach.reach_sets(kt, exposed, heights0, top0, m0, pwd,
                                                           size, widx, w_rows, gidx, g_rows, True)
     # the W pass's peak (W, G and two levels of B rows), then reach's (W and G rows
     # released a level at a time as Dr and Q grow)
-    first = max(int(wstats[4]), int(rstats[4]))
+    first = max(int(wstats.peak_bytes), int(rstats.peak_bytes))
     if max_bytes is not None and first > max_bytes:
         return _refused(out, wstats, first)
     del w_rows, g_rows, widx, gidx
@@ -211,7 +211,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     bits, qoff, dcnt = blocks.subset_bits(qcnt, qidx, q_rows, ridx, r_rows, size)
     drq = (bits, qoff)
     made = (q.nbytes + words.nbytes + drq[0].nbytes + drq[1].nbytes  # all alive here
-            + row_bytes(r_rows, 0, rstats[0]) + row_bytes(q_rows, 0, rstats[1]))
+            + row_bytes(r_rows, 0, rstats.r_rows) + row_bytes(q_rows, 0, rstats.q_rows))
     dr = None
     if keep != KEEP_LAYERS:
         dr = blocks.d_major(ridx, r_rows, size, blocks.store_bits(ridx, r_rows))
@@ -260,7 +260,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
             threads, big, n_tops, g_size, q.shape[1]) > max_bytes:
         threads -= 1
     second += split.extra_bytes(threads, big, n_tops, g_size, q.shape[1])
-    out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats[0]),
+    out.stats = {"states": states, "drawn_from": drawn, "win_rows": int(wstats.w_rows),
                  "first_bytes": first, "value_bytes": second, "peak_bytes": max(first, second),
                  "disk_bytes": spill, "threads": threads}
     if (max_states is not None and states > max_states) or (max_bytes is not None and second > max_bytes):
@@ -268,11 +268,10 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     # the work of a layer is about its states (Q), for the progress's ETA
     work = [int(qcnt[order[layer_start[j]:layer_start[j + 1]]].sum()) for j in range(n + 1)]
     say("values", 0, n + 1, {"states": states, "bytes": second, "work": sum(work), "work_done": 0})
-    gpk = packed_codes(heights0)
-    scratch = np.empty((2, big), np.int32)
-    bv = np.empty((n_tops + 1, big + 1), np.float64)
-    pos = np.full(g_size, big, np.int32)
-    vg = np.zeros(g_size, np.float64)
+    root = inputs.Root(kt, exposed, heights0, top0, m0)
+    codes = inputs.Codes(pw, pw.astype(np.uint64), packed_codes(heights0), pwd)
+    value_blocks = inputs.Blocks(order, layer_start, drq, dcnt, q, words, qcnt, hinv, off)
+    sc = inputs.scratch(big, n_tops, g_size)
     path_d = np.full(n + 1, -1, np.int64)
     if keep == KEEP_PATH and stock_order is not None:
         path_d[0] = 0
@@ -295,7 +294,7 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
     done = 0
     many = None
     if threads > 1:
-        many = split.Split(threads, kt, pw, big, g_size, size, q.shape[1], order)
+        many = split.Split(threads, root, codes, value_blocks, big, g_size)
     for j in range(n, -1, -1):
         if keep == KEEP_ALL:
             above, below = layer_vals[j], layer_vals[j - 1] if j > 0 else layer_vals[0]
@@ -306,12 +305,10 @@ def solve_win(kt, exposed, heights0, top0, m0, *, keep=KEEP_LAYERS, strokes=Fals
             elif j > 0:  # (pages the last step handed back read 0 and cost nothing until written)
                 zero_values(below, lsize[j - 1])
         if many is not None and j > 0:
-            result = many.layer(kt, exposed, gpk, q, words, drq, hinv, off, dcnt, qcnt, m0, pwd,
-                                order, layer_start, j, above, below, release)
+            result = many.layer(j, above, below, release)
         else:
-            result = layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order,
-                                layer_start, j, drq, dcnt, q, words, qcnt, hinv, off, above,
-                                below, scratch, bv, pos, vg, moves, release, bool(spill))
+            result = layer_step(root, codes, value_blocks, j, above, below, sc, moves, release,
+                                bool(spill))
         if j > 0:
             done += int(result)
             if path_d[j - 1] >= 0:
@@ -367,16 +364,16 @@ def policy_values(kt, exposed, heights0, top0, m0, sol, max_states, max_bytes, p
     n = layer_start.shape[0] - 2
     pt = policy.new_policy(kt, exposed, heights0, m0, max_states, max_bytes, pooled)
     gp0 = packed_of(heights0)
+    position = inputs.Root(kt, exposed, heights0, top0, m0)
     root = np.full(2, np.nan)
     mp = np.full(COLUMNS + 1, np.nan)
     me = np.full(COLUMNS + 1, np.nan)
-    root[0], root[1], pt = policy.position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol,
-                                                 gp0, top0, 0, 0)
+    root[0], root[1], pt = policy.position_value(pt, position, pw, pwd, n, sol, gp0, top0, 0, 0)
     for c in range(COLUMNS):
         h = heights0[c]
         if h == 0 or kt.play_next[top0, exposed[c, h]] < 0:
             continue
-        mp[c], me[c], pt = policy.position_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol,
+        mp[c], me[c], pt = policy.position_value(pt, position, pw, pwd, n, sol,
                                                  gp0 - (np.int64(1) << (BITS * c)),
                                                  kt.play_next[top0, exposed[c, h]], 0, 0)
     stuck = True

@@ -23,9 +23,12 @@ release the GIL).  No I/O, no RNG.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
+from golfstats.kernels.honest import inputs
 from golfstats.kernels.honest.memory import release_upto, release_values
 from golfstats.kernels.honest.space import STOCK_KINDS
 from golfstats.kernels.honest.winp import (
@@ -33,6 +36,7 @@ from golfstats.kernels.honest.winp import (
     _block_dp,
     _release_block,
     adds_with,
+    chain_tables,
     load_block,
     unload_block,
     word_ranks,
@@ -43,6 +47,12 @@ from golfstats.kernels.honest.winp import (
 WIDTH_BLOCKS = 2
 #: A batch holds the word ranks of at most this many blocks per thread.
 RANK_BLOCKS = 64
+
+#: Who does what in a batch (``plan_batch``), block b of the batch being the b-th from its
+#: first place in ``order``: ``owner[b]`` its thread (-1 for a block that adds nothing,
+#: skipped as ``layer_step`` does), ``col[b]`` its first column in its thread's table of B,
+#: ``rank_at[b]`` where its Q row's word ranks start in ``ranks``.
+Batch = namedtuple("Batch", "owner col rank_at ranks")
 
 
 @nb.njit(cache=True, nogil=True)
@@ -73,22 +83,21 @@ def _lists(owner, n, count):
 
 
 @nb.njit(cache=True, nogil=True)
-def plan_batch(order, layer_start, j, oi0, qcnt, dcnt, m0, pwd, n_words, width, n_ranks,
-               threads, owner, col, rank_at, mark):
+def plan_batch(root, codes, blocks, j, oi0, width, threads, batch, mark):
     """The batch of layer j's blocks from ``order[oi0]`` on, and who does what: blocks
     in order, each to the thread with the least work so far whose table (``width``
-    columns) has room for it, until one fits none or the word ranks (``n_ranks``) are full
-    (at least one block; at most ``owner``'s length).
-
-    Fills, for block b of the batch (its place from ``order[oi0]``), ``owner[b]`` (its
-    thread, -1 for a block that adds nothing, skipped as ``layer_step`` does), ``col[b]``
-    (its first column in its thread's table) and ``rank_at[b]`` (where its Q row's word
-    ranks go).  ``mark`` (over the D-codes, all -1; left so) finds the targets.  Returns
-    ``(oi1, blocks, block_at, targets, target_at)``: the batch is ``order[oi0:oi1]``;
+    columns) has room for it, until one fits none or the word ranks (``batch.ranks``) are
+    full (at least one block; at most ``batch.owner``'s length).  Fills ``batch``.
+    ``mark`` (over the D-codes, all -1; left so) finds the targets.  Returns
+    ``(oi1, mine, block_at, targets, target_at)``: the batch is ``order[oi0:oi1]``;
     thread t's blocks (places in the batch, increasing) are
-    ``blocks[block_at[t]:block_at[t + 1]]`` and its target blocks (D-codes)
+    ``mine[block_at[t]:block_at[t + 1]]`` and its target blocks (D-codes)
     ``targets[target_at[t]:target_at[t + 1]]``."""
-    end = layer_start[j + 1]
+    m0, pwd = root.m0, codes.pwd
+    order, qcnt, dcnt = blocks.order, blocks.qcnt, blocks.dcnt
+    owner, col, rank_at = batch.owner, batch.col, batch.rank_at
+    n_words, n_ranks = blocks.q.shape[1], batch.ranks.shape[0]
+    end = blocks.layer_start[j + 1]
     used = np.zeros(threads, np.int64)
     load = np.zeros(threads, np.int64)
     count = np.zeros(threads, np.int64)
@@ -120,14 +129,14 @@ def plan_batch(order, layer_start, j, oi0, qcnt, dcnt, m0, pwd, n_words, width, 
     block_at = np.zeros(threads + 1, np.int64)
     block_at[1:] = np.cumsum(count)
     fill = block_at[:-1].copy()
-    blocks = np.empty(block_at[threads], np.int64)
+    mine = np.empty(block_at[threads], np.int64)
     n_targets = 0
     found = np.empty(b * STOCK_KINDS, np.int64)
     for i in range(b):
         t = owner[i]
         if t < 0:
             continue
-        blocks[fill[t]] = i
+        mine[fill[t]] = i
         fill[t] += 1
         dd = order[oi0 + i]
         for r in range(STOCK_KINDS):
@@ -146,37 +155,38 @@ def plan_batch(order, layer_start, j, oi0, qcnt, dcnt, m0, pwd, n_words, width, 
     targets = np.empty(n_targets, np.int64)
     for i in range(n_targets):
         targets[i] = found[places[i]]
-    return oi1, blocks, block_at, targets, target_at
+    return oi1, mine, block_at, targets, target_at
 
 
 @nb.njit(cache=True, nogil=True)
-def dp_part(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, q, hinv, drq, off,
-            vals_j, order, oi0, col, rank_at, mine, ranks, ql, dl, bv, pos, vg):
+def dp_part(root, codes, chain, blocks, vals_j, oi0, batch, mine, sc):
     """The chain DPs of the batch's blocks ``mine`` (places in the batch from ``order[oi0]``)
-    with this thread's ``ql, dl, pos, vg`` (``layer_step``'s) into its table ``bv`` (block
-    b's B from column ``col[b]``), and their Q rows' word ranks into ``ranks``.  Returns
-    the states valued."""
-    zero_col = bv.shape[1] - 1
+    with this thread's scratch ``sc`` (its table of B: block b's from column
+    ``batch.col[b]``), and their Q rows' word ranks into ``batch.ranks``.  Returns the
+    states valued."""
+    q = blocks.q
     valued = 0
     for b in mine:
-        dd = order[oi0 + b]
-        nq, nd = load_block(q, dd, hinv, drq, off, vals_j, ql, dl, vg)
+        dd = blocks.order[oi0 + b]
+        nq, nd = load_block(blocks, dd, vals_j, sc)
         valued += nq
-        _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos,
-                  col[b])
-        word_ranks(q, dd, ranks[rank_at[b]:rank_at[b] + q.shape[1]])
-        unload_block(ql, nq, dl, nd, vg, pos, zero_col)
+        _block_dp(root, codes, chain, sc, nq, batch.col[b])
+        at = batch.rank_at[b]
+        word_ranks(q, dd, batch.ranks[at:at + q.shape[1]])
+        unload_block(sc, nq, nd)
     return valued
 
 
 @nb.njit(cache=True, nogil=True)
-def add_part(q, words, drq, off, dcnt, m0, pwd, n, j, order_at, oi0, oi1, owner, col, rank_at,
-             bvs, drawn, ranks, mine, vals_below):
+def add_part(root, codes, blocks, j, order_at, oi0, oi1, batch, bvs, mine, vals_below):
     """Every add from the batch ``order[oi0:oi1]`` to the target blocks ``mine`` (D-codes),
     for each target from the batch's blocks in their order (``order_at``: a D-code's place
     in ``order``), reading their B in the threads' tables ``bvs`` and their word ranks
-    (``dp_part``'s); ``drawn[r]`` the top a drawn card of kind r makes."""
-    in_dr, qoff = drq
+    (``dp_part``'s)."""
+    m0, pwd, drawn = root.m0, codes.pwd, root.kt.drawn
+    q, off, dcnt = blocks.q, blocks.off, blocks.dcnt
+    in_dr, qoff = blocks.drq
+    n = blocks.layer_start.shape[0] - 2
     n_words = q.shape[1]
     for d in mine:
         for r in range(STOCK_KINDS):  # D-codes d + pwd[r] increase with r: the order's
@@ -184,23 +194,24 @@ def add_part(q, words, drq, off, dcnt, m0, pwd, n, j, order_at, oi0, oi1, owner,
             if have >= m0[r]:
                 continue
             oi = order_at[d + pwd[r]]
-            if oi < oi0 or oi >= oi1 or owner[oi - oi0] < 0:
+            if oi < oi0 or oi >= oi1 or batch.owner[oi - oi0] < 0:
                 continue
             b = oi - oi0
             prob = (m0[r] - (have + 1) + 1) / (n - j + 1)
-            _add_below(q, words, d, d + pwd[r], ranks[rank_at[b]:rank_at[b] + n_words], in_dr,
-                       qoff[d], off[d], off[d] + dcnt[d], prob, bvs[owner[b], drawn[r], col[b]:],
-                       vals_below)
+            at = batch.rank_at[b]
+            _add_below(q, blocks.words, d, d + pwd[r], batch.ranks[at:at + n_words], in_dr,
+                       qoff[d], off[d], off[d] + dcnt[d], prob,
+                       bvs[batch.owner[b], drawn[r], batch.col[b]:], vals_below)
 
 
 @nb.njit(cache=True, nogil=True)
-def batch_done(q, drq, order, oi0, oi1, vals_j, done, off_next, release):
+def batch_done(blocks, oi0, oi1, vals_j, done, off_next, release):
     """After a batch: hand back its blocks' Q rows and Dr bits, and with ``release`` the
     values of layer j before ``off_next`` (the next batch's first value).  Returns the new
     ``done`` of the release."""
-    in_dr, qoff = drq
+    in_dr, qoff = blocks.drq
     for oi in range(oi0, oi1):
-        _release_block(q, in_dr, qoff, order[oi])
+        _release_block(blocks.q, in_dr, qoff, blocks.order[oi])
     if release > 0:
         done = release_upto(vals_j, done, off_next, release)
     return done
@@ -233,34 +244,31 @@ def extra_bytes(threads, big, n_tops, g_size, n_words):
 
 
 class Split:
-    """The value pass of goal win on ``threads`` threads: their tables of B and scratch,
-    the batch's plan and word ranks, and the pool."""
+    """The value pass of goal win on ``threads`` threads for the position ``root`` and its
+    ``codes`` and ``blocks`` (``inputs``; blocks of at most ``big`` states, ``g_size``
+    dense codes): their tables of B and scratch, the batch's plan and word ranks, and the
+    pool."""
 
-    def __init__(self, threads, kt, pw, big, g_size, size, n_words, order):
+    def __init__(self, threads, root, codes, blocks, big, g_size):
         from concurrent.futures import ThreadPoolExecutor
 
-        from golfstats.kernels.honest.winp import dp_tables
-
-        n_tops = kt.play_next.shape[0]
+        n_tops = root.kt.play_next.shape[0]
         columns = table_columns(big)
+        n_words = blocks.q.shape[1]
+        size = blocks.order.shape[0]
         self.threads = threads
+        self.root, self.codes, self.blocks = root, codes, blocks
         self.width = columns - 1
-        self.tables = dp_tables(kt.play_next)
-        self.drawn = kt.drawn
-        self.upw = pw.astype(np.uint64)
+        self.chain = chain_tables(root.kt.play_next)
         self.bvs = np.empty((threads, n_tops + 1, columns), np.float64)
         self.bvs[:, :, columns - 1] = 0.0
-        self.scratch = [(np.empty(big, np.int32), np.empty(big, np.int32),
-                         np.full(g_size, columns - 1, np.int32), np.zeros(g_size, np.float64))
-                        for _ in range(threads)]
-        self.ranks = np.empty(max(RANK_BLOCKS * threads * n_words, 1), np.int64)
-        rows = int(order.shape[0])
-        self.owner = np.empty(rows, np.int64)
-        self.col = np.empty(rows, np.int64)
-        self.rank_at = np.empty(rows, np.int64)
+        self.scratch = [inputs.scratch(big, n_tops, g_size, self.bvs[t]) for t in range(threads)]
+        self.batch = Batch(np.empty(size, np.int64), np.empty(size, np.int64),
+                           np.empty(size, np.int64),
+                           np.empty(max(RANK_BLOCKS * threads * n_words, 1), np.int64))
         self.mark = np.full(size, -1, np.int64)
         self.order_at = np.empty(size, np.int64)
-        self.order_at[order] = np.arange(size)
+        self.order_at[blocks.order] = np.arange(size)
         self.pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
 
     def close(self):
@@ -273,36 +281,30 @@ class Split:
         results = [work(0, parts[0])]
         return results + [f.result() for f in futures]
 
-    def layer(self, kt, exposed, gpk, q, words, drq, hinv, off, dcnt, qcnt, m0, pwd, order,
-              layer_start, j, vals_j, vals_below, release):
+    def layer(self, j, vals_j, vals_below, release):
         """``winp.layer_step`` of layer j > 0 (not with its ``spill``): the same values,
         bit for bit.  Returns the states valued."""
-        inv_n, inv, after_of, wide, width = self.tables
-        n = layer_start.shape[0] - 2
-        oi, end = int(layer_start[j]), int(layer_start[j + 1])
+        root, codes, blocks, batch = self.root, self.codes, self.blocks, self.batch
+        oi, end = int(blocks.layer_start[j]), int(blocks.layer_start[j + 1])
         done = 0
         valued = 0
         while oi < end:
-            oi1, blocks, block_at, targets, target_at = plan_batch(
-                order, layer_start, j, oi, qcnt, dcnt, m0, pwd, q.shape[1], self.width,
-                self.ranks.shape[0], self.threads, self.owner, self.col, self.rank_at, self.mark)
+            oi1, mine, block_at, targets, target_at = plan_batch(
+                root, codes, blocks, j, oi, self.width, self.threads, batch, self.mark)
 
-            def dp(t, mine, oi0=oi):
-                ql, dl, pos, vg = self.scratch[t]
-                return dp_part(kt, exposed, self.upw, gpk, inv_n, inv, after_of, wide, width, q,
-                               hinv, drq, off, vals_j, order, oi0, self.col, self.rank_at, mine,
-                               self.ranks, ql, dl, self.bvs[t], pos, vg)
+            def dp(t, part, oi0=oi):
+                return dp_part(root, codes, self.chain, blocks, vals_j, oi0, batch, part,
+                               self.scratch[t])
 
-            def add(t, mine, oi0=oi, oi1=oi1):
-                add_part(q, words, drq, off, dcnt, m0, pwd, n, j, self.order_at, oi0, oi1,
-                         self.owner, self.col, self.rank_at, self.bvs, self.drawn, self.ranks,
-                         mine, vals_below)
+            def add(t, part, oi0=oi, oi1=oi1):
+                add_part(root, codes, blocks, j, self.order_at, oi0, oi1, batch, self.bvs, part,
+                         vals_below)
 
-            valued += sum(self._all(dp, [blocks[block_at[t]:block_at[t + 1]]
+            valued += sum(self._all(dp, [mine[block_at[t]:block_at[t + 1]]
                                          for t in range(self.threads)]))
             self._all(add, [targets[target_at[t]:target_at[t + 1]] for t in range(self.threads)])
-            nxt = off[order[oi1]] if oi1 < end else vals_j.shape[0]
-            done = batch_done(q, drq, order, oi, oi1, vals_j, done, nxt, release)
+            nxt = blocks.off[blocks.order[oi1]] if oi1 < end else vals_j.shape[0]
+            done = batch_done(blocks, oi, oi1, vals_j, done, nxt, release)
             oi = oi1
         if release > 0:
             release_layer(vals_j, done)

@@ -29,6 +29,7 @@ import numba as nb
 import numpy as np
 
 from golfstats.kernels.honest.blocks import adds_with, load_block, unload_block, word_ranks
+from golfstats.kernels.honest.inputs import Chain
 from golfstats.kernels.honest.memory import release_rows, release_upto, release_values
 from golfstats.kernels.honest.space import (
     BITS,
@@ -64,8 +65,8 @@ def accepting_tops(play_next):
 
 
 @nb.njit(cache=True, nogil=True)
-def dp_tables(play_next):
-    """``(inv_n, inv, after_of, wide, width)`` of ``_block_dp``: the tops accepting each
+def chain_tables(play_next):
+    """The chain DP's tables of the rule set (``inputs.Chain``): the tops accepting each
     card kind (``accepting_tops``), the top a play of it makes (``play_groups``), whether
     some card makes different tops from different tops, and the most tops accepting one."""
     inv_n, inv = accepting_tops(play_next)
@@ -76,20 +77,21 @@ def dp_tables(play_next):
         width = max(width, inv_n[x])
         if acc_of[x] and (after_of[x] < 0 or inv_n[x] > WIDE):
             wide = True
-    return inv_n, inv, after_of, wide, width
+    return Chain(inv_n, inv, after_of, wide, width)
 
 
 @nb.njit(cache=True, nogil=True)
-def _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos,
-              first=0):
-    """B of every top at the ``nq`` states ``ql`` of a block into ``bv`` (``bv[t, first + i]``:
-    top t at state i, one array of the block's states per top, so that reading one top's
-    values of many states, as the draws below and most plays do, touches a small array;
-    the last column is all 0, the column of every state outside the block), ``pos[g]``
-    their columns; ``vg[g]`` the p of the block's drawn-from states (0 elsewhere);
-    ``upw`` the dense codes' place values (``pw``) as unsigned integers.
-    ``wide``: some card makes different tops from different tops (dead Queens, jokers);
-    else ``width`` (at most ``WIDE``): the most tops that accept one card."""
+def _block_dp(root, codes, chain, sc, nq, first=0):
+    """B of every top at the ``nq`` states ``sc.ql`` of a block into ``sc.bv`` from column
+    ``first`` (``bv[t, first + i]``: top t at state i, one array of the block's states per
+    top, so that reading one top's values of many states, as the draws below and most
+    plays do, touches a small array), ``sc.pos[g]`` their columns; ``sc.vg`` holds the p
+    of the block's drawn-from states.  Where no card makes different tops from different
+    tops (``chain.wide`` false), a play reads one value for every accepting top."""
+    kt, exposed = root.kt, root.exposed
+    upw, gpk = codes.upw, codes.gpk
+    inv_n, inv, after_of, wide, width = chain
+    ql, bv, pos, vg = sc.ql, sc.bv, sc.pos, sc.vg
     play_next = kt.play_next
     accepts = kt.accepts
     n_tops = play_next.shape[0]
@@ -131,38 +133,30 @@ def _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, 
 
 
 @nb.njit(cache=True, nogil=True)
-def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start, j, drq, dcnt,
-               q, words, qcnt, hinv, off, vals_j, vals_below, scratch, bv, pos, vg, moves, release,
-               spill):
-    """The blocks of layer j (see the module doc); ``vals_below`` (layer j - 1) must start
-    at 0.  ``scratch`` holds two int32 lists of a block's length; ``bv`` one row more than
-    the tops and one column more than the largest block; ``pos`` (the last column) and ``vg``
-    (0) over the dense codes are left as they were given.  For j = 0 returns the
-    position's p and fills ``moves[c]`` (p after playing column c, NaN when illegal) and
-    ``moves[COLUMNS]`` (after a draw, NaN when illegal); else returns the states valued.
-    ``q`` is over compact heights codes (``words``: which of its words are not 0), ``hinv``
-    their dense codes (in increasing order,
-    so a block's states stay in increasing dense code), and ``drq = (bits, qoff)`` says
-    which of its states are drawn from (``blocks.subset_bits``).  With
-    ``release`` > 0 the pages of ``vals_j`` are handed back as its blocks are read (each
-    is read once, in order; ``release`` values or more at a time), and all of it at the
-    end: it reads 0 afterwards (``step_bytes``).  The pages of Q's row and of Dr's bits
-    of a block of layer j are handed back once it is done (no later step reads them).
-    ``spill`` (with ``release`` > 0; only for layers kept in files, whose pages handed back
-    keep their values): the pages of ``vals_below`` that no block to come adds to are
-    handed back too, as the step goes and all of them at its end."""
+def layer_step(root, codes, blocks, j, vals_j, vals_below, sc, moves, release, spill):
+    """The blocks of layer j (see the module doc) with the scratch ``sc`` (``inputs``; its
+    ``pos`` and ``vg`` are left as they were given); ``vals_j`` holds the p of layer j and
+    ``vals_below`` (layer j - 1) must start at 0.  For j = 0 returns the position's p and
+    fills ``moves[c]`` (p after playing column c, NaN when illegal) and ``moves[COLUMNS]``
+    (after a draw, NaN when illegal); else returns the states valued.  With ``release`` > 0
+    the pages of ``vals_j`` are handed back as its blocks are read (each is read once, in
+    order; ``release`` values or more at a time), and all of it at the end: it reads 0
+    afterwards (``step_bytes``).  The pages of Q's row and of Dr's bits of a block of layer
+    j are handed back once it is done (no later step reads them).  ``spill`` (with
+    ``release`` > 0; only for layers kept in files, whose pages handed back keep their
+    values): the pages of ``vals_below`` that no block to come adds to are handed back
+    too, as the step goes and all of them at its end."""
+    m0, pwd = root.m0, codes.pwd
+    order, layer_start, dcnt, off = blocks.order, blocks.layer_start, blocks.dcnt, blocks.off
+    q, in_dr, qoff = blocks.q, blocks.drq[0], blocks.drq[1]
     n = layer_start.shape[0] - 2
-    inv_n, inv, after_of, wide, width = dp_tables(kt.play_next)
-    upw = pw.astype(np.uint64)  # (``_block_dp``'s indices are unsigned)
-    zero_col = bv.shape[1] - 1
-    bv[:, zero_col] = 0.0
-    ql = scratch[0]
-    dl = scratch[1]
+    chain = chain_tables(root.kt.play_next)
+    zero_col = sc.bv.shape[1] - 1
+    sc.bv[:, zero_col] = 0.0
     valued = 0
     full = 0
     for c in range(COLUMNS):
-        full += heights0[c] * pw[c]
-    in_dr, qoff = drq
+        full += root.heights[c] * codes.pw[c]
     rank = np.empty(q.shape[1], np.int64)  # block dd's states before each word of its Q row
     done = 0
     stride = stride_max(m0, pwd)
@@ -179,7 +173,7 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                     low += 1
                 if low < layer_start[j]:
                     below_done = release_upto(vals_below, below_done, off[order[low]], release)
-        if qcnt[dd] == 0 and j > 0:
+        if blocks.qcnt[dd] == 0 and j > 0:
             continue
         if j > 0:
             any_start = False
@@ -187,11 +181,11 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                 any_start |= adds_with(dd, r, m0, pwd, dcnt)
             if not any_start:
                 continue
-        nq, nd = load_block(q, dd, hinv, drq, off, vals_j, ql, dl, vg)
+        nq, nd = load_block(blocks, dd, vals_j, sc)
         valued += nq
-        _block_dp(kt, exposed, upw, gpk, inv_n, inv, after_of, wide, width, ql, nq, vg, bv, pos)
+        _block_dp(root, codes, chain, sc, nq)
         if j == 0:
-            value = _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
+            value = _position(root, codes, full, n, sc, moves)
         else:
             word_ranks(q, dd, rank)
             for r in range(STOCK_KINDS):
@@ -202,9 +196,9 @@ def layer_step(kt, exposed, heights0, pw, gpk, top0, m0, pwd, order, layer_start
                 if dcnt[d] == 0:
                     continue
                 prob = (m0[r] - have + 1) / (n - j + 1)
-                _add_below(q, words, d, dd, rank, in_dr, qoff[d], off[d], off[d] + dcnt[d],
-                           prob, bv[kt.drawn[r]], vals_below)
-        unload_block(ql, nq, dl, nd, vg, pos, zero_col)
+                _add_below(q, blocks.words, d, dd, rank, in_dr, qoff[d], off[d], off[d] + dcnt[d],
+                           prob, sc.bv[root.kt.drawn[r]], vals_below)
+        unload_block(sc, nq, nd)
         if j == 0:
             return value
     _release_block(q, in_dr, qoff, order[layer_start[j + 1] - 1])
@@ -281,10 +275,13 @@ def _release_block(q, in_dr, qoff, d):
 
 
 @nb.njit(cache=True, nogil=True)
-def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves):
-    """The position's p and every legal move's, from block {}'s DP."""
+def _position(root, codes, full, n, sc, moves):
+    """The position's p and every legal move's, from block {}'s DP (``full``: the
+    position's dense code, ``n`` its stock's size)."""
+    kt, exposed, top0 = root.kt, root.exposed, root.top
+    pw, bv, pos = codes.pw, sc.bv, sc.pos
     play_next = kt.play_next
-    gp0 = gpk[full]
+    gp0 = codes.gpk[full]
     moves[:] = np.nan
     if gp0 == 0:
         return 1.0
@@ -302,7 +299,7 @@ def _position(kt, exposed, heights0, pw, gpk, top0, full, n, vg, bv, pos, moves)
         else:
             moves[c] = bv[v, pos[full - pw[c]]]
     if n > 0 and (not kt.when_stuck or kt.accepts[top0] & seen == 0):
-        moves[COLUMNS] = vg[full]
+        moves[COLUMNS] = sc.vg[full]
     return bv[top0, pos[full]]
 
 
