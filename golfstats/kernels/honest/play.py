@@ -3,7 +3,8 @@
 At the start and after every draw the player lists the chain endpoints a draw may follow
 (``chains.enumerate_chains``, ``chain_candidates``), values each, picks one by the doc's
 rule on the set (ties last: the first in enumeration order), plays the chain and draws.
-An unresolved deal falls back to the ``greedy`` player (``golfstats.odds``).  No I/O, no RNG.
+An unresolved deal is played by the registry's fallback (``golfstats.honest.optimal``).
+No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def play_strokes(kt, exposed, heights0, top0, stock, path, moves_out):
 
 @nb.njit(cache=True, nogil=True)
 def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
-    """Play the deal (stock in draw order, kinds) with the values of ``solve_win``.
+    """Play the deal (stock in draw order, kinds) with the values of ``honest.solve.solve_win``.
 
     At the start and after every draw it lists the chain endpoints a draw may follow
     (``chains.enumerate_chains``, ``chain_candidates``), gives each its p (1 cleared, 0 out
