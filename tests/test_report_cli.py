@@ -277,7 +277,7 @@ def test_optimum_values_a_real_deal():
     """``value_deal`` is the honest kernel's p alone and a share of orders the exact
     solver wins (seeded strict deal 3: no order wins, so both are 0 by Fact 1)."""
     from golfstats.deals import board_from_cards, seeded_deals
-    from golfstats.odds import odds
+    from golfstats.honest import odds
     from golfstats.rules import parse_variant
     from golfstats.study.optimum import value_deal
 

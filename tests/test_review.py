@@ -1,4 +1,4 @@
-"""``golfstats review`` (``golfstats.review``): a played game against perfect play without
+"""``golfstats review`` (``golfstats.honest.review``): a played game against perfect play without
 peeking, from one table of its deal.
 
 * the values and costs of every move are the slow twin's (``reference.expectimax``, a
@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from golfstats.board import Board, format_board
 from golfstats.cli import app
 from golfstats.engine import DRAW, apply, is_won, legal_moves
+from golfstats.honest import Game, review
 from golfstats.policies import parse_policy, play_board
 from golfstats.reference.expectimax import reference_move_values, reference_value
-from golfstats.review import Game, review
 from golfstats.rules import parse_variant
 
 EXACT = 1e-12
