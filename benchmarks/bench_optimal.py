@@ -21,7 +21,7 @@ Sets of positions per variant:
   seeded deals 0.. of ``--seed`` (each deal is played by a fixed honest rule, the tallest
   playable column first, else draw, until that many stock cards are left), valued as
   ``odds`` gives them (p and e of the position and of every move; no table kept, so
-  positions with at most ``honest_table.DIRECT_MAX_STOCK`` stock cards take the direct
+  positions with at most ``honest.odds.DIRECT_MAX_STOCK`` stock cards take the direct
   search), all in one process; CPU seconds (``time.process_time``) beside the wall's.
 
 Per variant and set: mean, median and max seconds, mean and max states (``Odds.states``),

@@ -1,5 +1,5 @@
 """Benchmark: one deal's table for a whole game (``golfstats review``) and for K stock
-orders (``optimal_play.play_orders``), one core.
+orders (``honest.play_orders``), one core.
 
     python benchmarks/bench_review.py --variant putt-putt --pysol 1 --policy lookahead
     python benchmarks/bench_review.py --variant strict --after 20 --orders 20
