@@ -1,6 +1,6 @@
 """Compile (or load) the numba kernels into the checkout's cache before the tests run.
 
-    python .ci/warm.py honest     # the honest expectimax (golfstats.odds)
+    python .ci/warm.py honest     # the honest expectimax (golfstats.honest)
     python .ci/warm.py players    # the solvers, the stockless search and every quick player
                                   # (each compiled player's batch, hand and plan entries)
 
@@ -34,8 +34,7 @@ def late_position(rules, index: int) -> Board:
 
 def honest() -> None:
     from golfstats.goals import Goal
-    from golfstats.odds import odds
-    from golfstats.optimal_play import play_optimal, play_orders
+    from golfstats.honest import odds, play_optimal, play_orders
 
     for variant in GOLF:
         rules = parse_variant(variant)

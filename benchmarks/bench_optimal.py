@@ -1,4 +1,4 @@
-"""Benchmark: perfect play without peeking (``golfstats.odds.odds``), one core.
+"""Benchmark: perfect play without peeking (``golfstats.honest.odds``), one core.
 
     python benchmarks/bench_optimal.py                       # p alone, PySol 1-100, 3 king rules
     nice -n 5 python benchmarks/bench_optimal.py --start-only --n 10 --sampling -1   # a subset: 1-10
@@ -21,7 +21,7 @@ Sets of positions per variant:
   seeded deals 0.. of ``--seed`` (each deal is played by a fixed honest rule, the tallest
   playable column first, else draw, until that many stock cards are left), valued as
   ``odds`` gives them (p and e of the position and of every move; no table kept, so
-  positions with at most ``honest_table.DIRECT_MAX_STOCK`` stock cards take the direct
+  positions with at most ``honest.odds.DIRECT_MAX_STOCK`` stock cards take the direct
   search), all in one process; CPU seconds (``time.process_time``) beside the wall's.
 
 Per variant and set: mean, median and max seconds, mean and max states (``Odds.states``),
@@ -97,7 +97,7 @@ def _one_deal(task):
     before the deal: the process's own, imports and the warm call)."""
     variant, number, goal, max_memory, max_states, seed, clock = task
     from golfstats.deals import pysol_board
-    from golfstats.odds import odds
+    from golfstats.honest import odds
     from golfstats.rules import parse_variant
 
     rules = parse_variant(variant)
@@ -107,8 +107,8 @@ def _one_deal(task):
     now = time.process_time if clock == "cpu" else time.perf_counter
     started = now()
     o = odds(board, rules, goal, max_states=max_states, max_bytes=max_memory)
-    return (now() - started, o.stats.states, o.resolved, o.win_p,
-            o.expected_strokes, _peak_mb(), before)
+    return (now() - started, o.stats.states, o.resolved, o.value.p,
+            o.value.e, _peak_mb(), before)
 
 
 def _interval(values: list[float]) -> str:
@@ -219,7 +219,7 @@ def summarize(paths: list[str]) -> None:
 
 def run_mid(variant: str, args) -> None:
     """The mid-game set in this process: p and e of the position and every move."""
-    from golfstats.odds import odds
+    from golfstats.honest import odds
     from golfstats.rules import parse_variant
 
     rules = parse_variant(variant)
@@ -235,7 +235,7 @@ def run_mid(variant: str, args) -> None:
         cpu.append(time.process_time() - cpu0)
         states.append(o.stats.states)
         if o.resolved:
-            win_p.append(o.win_p)
+            win_p.append(o.value.p)
         else:
             unresolved += 1
         if args.verbose:

@@ -1,5 +1,5 @@
 """Benchmark: one deal's table for a whole game (``golfstats review``) and for K stock
-orders (``optimal_play.play_orders``), one core.
+orders (``honest.play_orders``), one core.
 
     python benchmarks/bench_review.py --variant putt-putt --pysol 1 --policy lookahead
     python benchmarks/bench_review.py --variant strict --after 20 --orders 20
@@ -46,8 +46,8 @@ def _board(variant: str, pysol: int, policy: str, after: int):
 
 def _review(task) -> tuple:
     variant, pysol, policy, after, max_gb = task
+    from golfstats.honest import Game, review
     from golfstats.policies import parse_policy, play_board
-    from golfstats.review import Game, review
 
     rules, board = _board(variant, pysol, policy, after)
     moves = tuple(play_board(rules, parse_policy(policy), board).moves)
@@ -56,7 +56,7 @@ def _review(task) -> tuple:
     total = time.perf_counter() - started
     st = result.odds.stats
     return (len(board.stock), len(moves), st.seconds, total - st.seconds, st.states,
-            st.peak_bytes / 1e6, _peak_mb(), result.odds.win_p, result.given_p, result.given_e)
+            st.peak_bytes / 1e6, _peak_mb(), result.odds.value.p, result.given_p, result.given_e)
 
 
 def _orders(task) -> tuple:
@@ -64,7 +64,7 @@ def _orders(task) -> tuple:
     import numpy as np
 
     from golfstats.board import Board
-    from golfstats.optimal_play import play_optimal, play_orders
+    from golfstats.honest import play_optimal, play_orders
 
     rules, board = _board(variant, pysol, policy, after)
     rng = np.random.default_rng(k)

@@ -40,7 +40,7 @@ def main() -> None:
 
     from golfstats.deals import pysol_board
     from golfstats.goals import Goal
-    from golfstats.odds import load_kernels, odds
+    from golfstats.honest import load_kernels, odds
     from golfstats.rules import parse_variant
 
     print(f"# {platform.platform()}, {platform.processor() or platform.machine()}; "
@@ -71,7 +71,7 @@ def main() -> None:
                 if mark[1] is not None:
                     phases[mark[1]] = phases.get(mark[1], 0.0) + time.perf_counter() - mark[0]
                 walls[t].append(wall)
-                key = (value.win_p, tuple((m.move, m.win_p) for m in value.moves))
+                key = (value.value.p, tuple((m.move, m.value.p) for m in value.moves))
                 if first is None:
                     first = key
                 same &= key == first
@@ -79,7 +79,7 @@ def main() -> None:
                          if args.phases else "")
                 print(f"{name} {number:>4} threads {t}: {wall:7.2f} s  "
                       f"peak {value.peak_rss_bytes / 1e9:5.2f} GB  "
-                      f"{value.stats.states:>12,} states  p {value.win_p:.6f}"
+                      f"{value.stats.states:>12,} states  p {value.value.p:.6f}"
                       f"{'' if value.resolved else '  UNRESOLVED'}{extra}", flush=True)
         base = sum(walls[counts[0]])
         for t in counts:

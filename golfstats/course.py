@@ -17,7 +17,7 @@ A card scale (``card_scale``, off by default) keeps each hole's par within lo..h
 gives up exactly that.
 
 Difficulty.  A band of honest win chance (perfect play without peeking,
-``golfstats.odds``: the chance a player who cannot see the stock wins with the best
+``golfstats.honest``: the chance a player who cannot see the stock wins with the best
 play) keeps only the deals whose chance lies in [low, high).  ``easy``, ``medium`` and
 ``hard`` are the thirds of the rule set's own deals that some order of the stock wins
 (``DIFFICULTY``: the cut points, measured per plain king rule),

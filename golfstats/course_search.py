@@ -64,12 +64,12 @@ class Deal:
 
 def honest_win_p(board, rules: Rules) -> float | None:
     """The honest chance of winning of ``board`` (perfect play without peeking, goal win, p
-    alone, within ``odds.DEFAULT_MAX_BYTES``); None when it is not resolved."""
-    from golfstats import odds as honest
+    alone, within ``honest.DEFAULT_MAX_BYTES``); None when it is not resolved."""
+    from golfstats import honest
     from golfstats.cores import value_threads
 
-    value = honest.odds(board, rules, Goal.WIN, threads=value_threads())
-    return value.win_p if value.resolved else None
+    found = honest.odds(board, rules, Goal.WIN, threads=value_threads())
+    return found.value.p if found.resolved else None
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class CourseJob:
 
     def warm_up(self, number: int, peers: int, on_compile) -> float:
         from golfstats.deals import seeded_board
-        from golfstats.odds import load_kernels
+        from golfstats.honest import load_kernels
         from golfstats.solver import solve
 
         started = time.perf_counter()
@@ -99,7 +99,7 @@ class CourseJob:
         return time.perf_counter() - started
 
     def memory(self, deal: Deal) -> int:
-        from golfstats.honest_table import DEFAULT_MAX_BYTES
+        from golfstats.honest import DEFAULT_MAX_BYTES
 
         return DEFAULT_MAX_BYTES if self.band is not None else 0
 

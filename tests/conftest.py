@@ -67,7 +67,7 @@ def example_board() -> Board:
 def table_builds(monkeypatch) -> list[int]:
     """Count the honest tables built: a list that grows by one at every call of the
     kernel entry ``solve_win`` (which still runs)."""
-    import golfstats.kernels.honest.solve as solve
+    from golfstats.honest import solve
 
     calls: list[int] = []
     kernel = solve.solve_win

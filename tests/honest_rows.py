@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from golfstats import honest_table
+from golfstats.honest.odds import _tables
 from golfstats.kernels.honest import packed
 from golfstats.kernels.honest.space import STOCK_KINDS
 from golfstats.kernels.rule_tables import board_arrays, kernel_tables
@@ -17,7 +17,7 @@ VARIANTS = ["strict", "queens-on-kings", "putt-putt", "putt-putt+when-stuck",
 
 def kernel_args(rules, board):
     """(kernel tables, board arrays, top id, stock multiset) of ``board``."""
-    tables, top_id = honest_table._tables(rules, board, None)
+    tables, top_id = _tables(rules, board, None)
     arrays = board_arrays(board, tables)
     m0 = np.zeros(STOCK_KINDS, np.int64)
     for k in arrays.stock:

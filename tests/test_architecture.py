@@ -215,3 +215,37 @@ def test_one_atomic_writer():
                 if node.attr in writers or (is_os and rel != "locks.py"):
                     found.append(f"{_where(path, node.lineno)} .{node.attr}")
     assert not found
+
+
+# ---------------------------------------------------------------- perfect play without peeking
+
+#: The kernels' coordinates of a position: the honest package's ``Table`` alone turns an
+#: engine ``Position`` into them.
+KERNEL_COORDINATES = {"play_next", "heights", "top_id", "exposed", "kt", "pwd", "m0"}
+
+
+def test_honest_front_speaks_the_engines_terms():
+    """``review``, the hint and the play-outs ask the ``Table`` about engine positions:
+    they import no kernel and name no kernel coordinate."""
+    mods = _modules()
+    found = []
+    for name in ("golfstats.honest.review", "golfstats.honest.hint", "golfstats.honest.optimal"):
+        path = mods[name]
+        tree = ast.parse(path.read_text())
+        named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        named |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        found += [f"{name}: {word}" for word in sorted(named & KERNEL_COORDINATES)]
+        lazy_ok = name == "golfstats.honest.optimal"  # (compiled_entries names them for is_cached)
+        found += [f"{name} imports {t}" for t in _imports(name, path, mods)
+                  if t.startswith("golfstats.kernels") and not lazy_ok]
+    assert not found
+
+
+def test_callers_never_reach_past_the_honest_package():
+    """Outside ``golfstats/honest/`` (and the kernels themselves) nothing imports
+    ``kernels.honest``: the package is the face of its compiled insides."""
+    mods = _modules()
+    bad = sorted(f"{name} -> {t}" for name, path in mods.items()
+                 if not name.startswith(("golfstats.honest", "golfstats.kernels"))
+                 for t in _imports(name, path, mods) if t.startswith("golfstats.kernels.honest"))
+    assert not bad

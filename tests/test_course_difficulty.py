@@ -2,7 +2,7 @@
 honest win chance.
 
 The honest value of a whole deal takes seconds to minutes (docs/honest-play.md), too slow
-for CI; here the selection rule is checked with ``golfstats.odds.odds`` replaced by a
+for CI; here the selection rule is checked with ``golfstats.honest.odds`` replaced by a
 stand-in that gives each deal a known chance, so the test can tell exactly which deals a
 band must keep, which an unresolved deal must skip, and when the search must give up.
 """
@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import golfstats.odds
+import golfstats.honest
 from golfstats.cli import app
 from golfstats.course import CourseError, CourseShort, band_for, make_course
 from golfstats.deals import seeded_deals
 from golfstats.goals import Goal
-from golfstats.odds import Odds, Stats
+from golfstats.honest import Odds, Stats, Value
 from golfstats.rules import parse_variant
 
 RULES = parse_variant("putt-putt")
@@ -36,8 +36,8 @@ DOCUMENTED = {"putt-putt": (0.73, 0.90), "strict": (0.04, 0.14), "queens-on-king
 def _value(i: int) -> Odds:
     p = WIN_P[i % len(WIN_P)]
     if p is None:
-        return Odds(Goal.WIN, math.nan, math.nan, False, (), Stats(10**6, 0.0))
-    return Odds(Goal.WIN, p, math.nan, True, (), Stats(100, 0.0))
+        return Odds(Goal.WIN, Value.unresolved(), (), Stats(10**6, 0.0))
+    return Odds(Goal.WIN, Value(p, math.nan), (), Stats(100, 0.0))
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def known_odds(monkeypatch):
         calls.append(i)
         return _value(i)
 
-    monkeypatch.setattr(golfstats.odds, "odds", odds)
+    monkeypatch.setattr(golfstats.honest, "odds", odds)
     return calls
 
 
@@ -78,7 +78,7 @@ def test_difficulty_keeps_its_third(known_odds, band):
     course = make_course(RULES, 9, SEED, band=band_for(RULES, band), max_deals=400)
     assert [h.index for h in course.hole_list] == _expected(keep, 9)
     for hole in course.hole_list:
-        assert hole.win_p == _value(hole.index).win_p
+        assert hole.win_p == _value(hole.index).value.p
     assert course.difficulty == band
 
 

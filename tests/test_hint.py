@@ -20,7 +20,7 @@ from golfstats.board import Board, format_board, parse_board
 from golfstats.cards import format_card
 from golfstats.cli import app
 from golfstats.engine import DRAW, apply, legal_moves
-from golfstats.hint import honest_hint
+from golfstats.honest import honest_hint
 from golfstats.reference.expectimax import optimal_plan, reference_move_values
 from golfstats.reference.policies import View, longest_chain
 from golfstats.reference.solver import reference_solve
@@ -97,7 +97,7 @@ def test_honest_hint_never_reads_the_stock_order(tmp_path):
 def test_one_honest_hint_is_one_computation(monkeypatch, goal):
     """The hint's move comes from the values it computed: the kernel solves the position
     once (it used to ask the policy, which solved it a second time)."""
-    import golfstats.kernels.honest.solve as solve
+    from golfstats.honest import solve
 
     calls = []
 

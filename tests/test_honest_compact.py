@@ -20,9 +20,9 @@ from honest_rows import VARIANTS, kernel_args, row_bits, store_of
 from positions import positions
 
 from golfstats.board import format_board
-from golfstats.kernels.honest import reach, reachable, solve, win_rows, wins
+from golfstats.honest import odds, solve
+from golfstats.kernels.honest import reach, reachable, win_rows, wins
 from golfstats.kernels.honest.space import d_codes
-from golfstats.odds import odds
 from golfstats.reference.expectimax import reference_move_values, reference_odds
 from golfstats.rules import parse_variant
 
@@ -84,12 +84,12 @@ def test_pruned_compact_values_are_the_unpruned_and_the_twins(variant, monkeypat
             every = odds(board, rules, "win-strokes")
         where = f"{rules.id}\n{format_board(board, rules)}"
         assert pruned.resolved and every.resolved, where
-        assert (pruned.win_p, pruned.expected_strokes) == (every.win_p, every.expected_strokes), where
+        assert (pruned.value.p, pruned.value.e) == (every.value.p, every.value.e), where
         assert pruned.moves == every.moves, where
         p, e = reference_odds(board, rules, "win-strokes")
-        assert abs(pruned.win_p - p) <= 1e-12 and abs(pruned.expected_strokes - e) <= 1e-12, where
-        assert abs(p_alone.win_p - p) <= 1e-12, where
+        assert abs(pruned.value.p - p) <= 1e-12 and abs(pruned.value.e - e) <= 1e-12, where
+        assert abs(p_alone.value.p - p) <= 1e-12, where
         want = reference_move_values(board, rules, "win-strokes")
         assert [v.move for v in pruned.moves] == [m for m, _ in want], where
         for v, (_, w) in zip(pruned.moves, want, strict=True):
-            assert abs(v.win_p - w[0]) <= 1e-12 and abs(v.expected_strokes - w[1]) <= 1e-12, where
+            assert abs(v.value.p - w[0]) <= 1e-12 and abs(v.value.e - w[1]) <= 1e-12, where

@@ -1,5 +1,5 @@
 """The direct search of small positions (``golfstats.kernels.honest.direct``) and its
-dispatch in ``golfstats.honest_table.compute``.
+dispatch in ``golfstats.honest.odds.compute``.
 
 * the direct search against the plain twin (``golfstats.reference.expectimax``) at 1e-12:
   the value (p, e) and every legal move's, goals win-strokes and strokes (and win's p), on
@@ -18,6 +18,7 @@ dispatch in ``golfstats.honest_table.compute``.
 
 from __future__ import annotations
 
+import importlib
 import math
 import sys
 from pathlib import Path
@@ -26,15 +27,19 @@ import numpy as np
 import pytest
 from positions import positions
 
-from golfstats import honest_table
+from golfstats.engine import DRAW
 from golfstats.goals import Goal
-from golfstats.honest_table import COLUMNS, Keep, compute, uses_direct
+from golfstats.honest import Keep
+from golfstats.honest.odds import compute, uses_direct
 from golfstats.reference.expectimax import reference_move_values, reference_value
 from golfstats.rules import parse_variant
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_optimal  # noqa: E402
 
+#: The module of ``compute`` (the package's ``odds`` is the function), whose thresholds
+#: the tests move.
+FRONT = importlib.import_module("golfstats.honest.odds")
 EXACT = 1e-12
 SEED = 61
 VARIANTS = ("strict", "queens-on-kings", "putt-putt", "strict+jokers1", "putt-putt+jokers2",
@@ -50,12 +55,12 @@ def _close(a: float, b: float) -> bool:
 @pytest.fixture
 def direct_always(monkeypatch):
     """Every position with a stock goes to the direct search."""
-    monkeypatch.setattr(honest_table, "DIRECT_MAX_STOCK", 99)
+    monkeypatch.setattr(FRONT, "DIRECT_MAX_STOCK", 99)
 
 
 @pytest.fixture
 def tables_always(monkeypatch):
-    monkeypatch.setattr(honest_table, "DIRECT_MAX_STOCK", -1)
+    monkeypatch.setattr(FRONT, "DIRECT_MAX_STOCK", -1)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -66,13 +71,11 @@ def test_direct_equals_twin(variant, goal, direct_always):
         sol = compute(board, rules, Goal(goal))
         assert sol.resolved and sol.stats.direct
         p, e, _ = reference_value(board, rules, goal)
-        assert _close(sol.win_p, p) and _close(sol.expected_strokes, e), (variant, board)
-        seen = set()
-        for move, (mp, me, _) in reference_move_values(board, rules, goal):
-            at = COLUMNS if move < 0 else move
-            seen.add(at)
-            assert _close(sol.moves_p[at], mp) and _close(sol.moves_e[at], me), (variant, move)
-        assert all(np.isnan(sol.moves_p[i]) for i in range(COLUMNS + 1) if i not in seen)
+        assert _close(sol.value.p, p) and _close(sol.value.e, e), (variant, board)
+        want = reference_move_values(board, rules, goal)
+        assert [m.move for m in sol.moves] == [move for move, _ in want]
+        for m, (move, (mp, me, _)) in zip(sol.moves, want, strict=True):
+            assert _close(m.value.p, mp) and _close(m.value.e, me), (variant, move)
 
 
 @pytest.mark.parametrize("variant", ["strict", "putt-putt+jokers2", "putt-putt+when-stuck"])
@@ -80,9 +83,9 @@ def test_direct_goal_win_is_p_alone(variant, direct_always):
     rules = parse_variant(variant)
     for board in positions(rules, SEED, 8, 600):
         sol = compute(board, rules, Goal.WIN)
-        assert sol.stats.direct and math.isnan(sol.expected_strokes)
-        assert _close(sol.win_p, reference_value(board, rules, "win-strokes")[0])
-        assert np.all(np.isnan(sol.moves_e))
+        assert sol.stats.direct and math.isnan(sol.value.e)
+        assert _close(sol.value.p, reference_value(board, rules, "win-strokes")[0])
+        assert all(math.isnan(m.value.e) for m in sol.moves)
 
 
 def _mid(rules, stock: int, count: int):
@@ -93,25 +96,25 @@ def _mid(rules, stock: int, count: int):
 @pytest.mark.parametrize("goal", ["win", "win-strokes", "strokes"])
 def test_direct_equals_tables_mid_game(variant, goal, monkeypatch):
     rules = parse_variant(variant)
-    limit = honest_table.DIRECT_MAX_STOCK
+    limit = FRONT.DIRECT_MAX_STOCK
     for stock in (limit - 1, limit, limit + 1):
         for board in _mid(rules, stock, 6):
-            monkeypatch.setattr(honest_table, "DIRECT_MAX_STOCK", 99)
+            monkeypatch.setattr(FRONT, "DIRECT_MAX_STOCK", 99)
             direct = compute(board, rules, Goal(goal))
-            monkeypatch.setattr(honest_table, "DIRECT_MAX_STOCK", -1)
+            monkeypatch.setattr(FRONT, "DIRECT_MAX_STOCK", -1)
             tables = compute(board, rules, Goal(goal))
             assert direct.stats.direct and not tables.stats.direct
             assert direct.resolved and tables.resolved
-            assert _close(direct.win_p, tables.win_p)
-            assert _close(direct.expected_strokes, tables.expected_strokes)
-            for a, b in zip(np.r_[direct.moves_p, direct.moves_e],
-                            np.r_[tables.moves_p, tables.moves_e], strict=True):
-                assert _close(a, b), (variant, goal, stock)
+            assert _close(direct.value.p, tables.value.p)
+            assert _close(direct.value.e, tables.value.e)
+            assert [m.move for m in direct.moves] == [m.move for m in tables.moves]
+            for a, b in zip(direct.moves, tables.moves, strict=True):
+                assert _close(a.value.p, b.value.p) and _close(a.value.e, b.value.e), (variant, goal)
 
 
 def test_dispatch_by_stock_and_keep():
     rules = parse_variant("strict")
-    limit = honest_table.DIRECT_MAX_STOCK
+    limit = FRONT.DIRECT_MAX_STOCK
     assert uses_direct(limit, Keep.VALUE) and not uses_direct(limit + 1, Keep.VALUE)
     assert not uses_direct(limit, Keep.ORDER) and not uses_direct(0, Keep.ALL)
     small, big = _mid(rules, limit, 1)[0], _mid(rules, limit + 1, 1)[0]
@@ -121,18 +124,18 @@ def test_dispatch_by_stock_and_keep():
     assert not kept.stats.direct and kept.table is not None
     # the table's play-out and the direct value agree on the position's value
     direct = compute(small, rules, Goal.WIN_STROKES)
-    assert _close(direct.win_p, kept.win_p) and _close(direct.expected_strokes, kept.expected_strokes)
+    assert _close(direct.value.p, kept.value.p) and _close(direct.value.e, kept.value.e)
 
 
 def test_budget_too_small_is_unresolved():
     """A state budget stops the direct search; the tables then answer under the same budget
     and report the position unresolved when it is over it too."""
     rules = parse_variant("strict")
-    board = next(b for b in _mid(rules, honest_table.DIRECT_MAX_STOCK, 20)
+    board = next(b for b in _mid(rules, FRONT.DIRECT_MAX_STOCK, 20)
                  if compute(b, rules, Goal.WIN_STROKES).stats.states > 2)
     sol = compute(board, rules, Goal.WIN_STROKES, max_states=1)
     assert not sol.resolved and not sol.stats.direct
-    assert math.isnan(sol.win_p) and sol.table is None
+    assert math.isnan(sol.value.p) and sol.table is None
     assert compute(board, rules, Goal.WIN_STROKES, max_states=10**6).resolved
 
 
@@ -140,7 +143,7 @@ def test_budget_below_the_direct_search_the_tables_answer():
     """Where the direct search needs more states than the budget but the tables fit in it,
     the tables' value comes back, as before the direct search existed."""
     rules = parse_variant("putt-putt")
-    for board in _mid(rules, honest_table.DIRECT_MAX_STOCK, 40):
+    for board in _mid(rules, FRONT.DIRECT_MAX_STOCK, 40):
         direct = compute(board, rules, Goal.WIN_STROKES)
         tables = compute(board, rules, Goal.WIN_STROKES, keep=Keep.ORDER)
         if 2 * tables.stats.states < direct.stats.states:
@@ -149,18 +152,18 @@ def test_budget_below_the_direct_search_the_tables_answer():
         pytest.fail("no position where the tables value fewer states than the direct search")
     sol = compute(board, rules, Goal.WIN_STROKES, max_states=2 * tables.stats.states)
     assert sol.resolved and not sol.stats.direct
-    assert _close(sol.win_p, direct.win_p) and _close(sol.expected_strokes, direct.expected_strokes)
+    assert _close(sol.value.p, direct.value.p) and _close(sol.value.e, direct.value.e)
 
 
 def test_memo_overflow_falls_back_to_tables(monkeypatch):
     rules = parse_variant("putt-putt")
-    board = next(b for b in _mid(rules, honest_table.DIRECT_MAX_STOCK, 20)
+    board = next(b for b in _mid(rules, FRONT.DIRECT_MAX_STOCK, 20)
                  if compute(b, rules, Goal.WIN_STROKES).stats.states > 2)
     whole = compute(board, rules, Goal.WIN_STROKES)
-    monkeypatch.setattr(honest_table, "DIRECT_MAX_STATES", 2)
+    monkeypatch.setattr(FRONT, "DIRECT_MAX_STATES", 2)
     sol = compute(board, rules, Goal.WIN_STROKES)
     assert sol.resolved and not sol.stats.direct
-    assert _close(sol.win_p, whole.win_p) and _close(sol.expected_strokes, whole.expected_strokes)
+    assert _close(sol.value.p, whole.value.p) and _close(sol.value.e, whole.value.e)
 
 
 @pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt", "strict+jokers1"])
@@ -175,14 +178,15 @@ def test_lost_test_only_where_nothing_wins(variant, tables_always):
     rules = parse_variant(variant)
     said = {True: 0, False: 0}
     for board in (*positions(rules, SEED, 40, 600), *_mid(rules, 8, 30)):
-        tables, _ = honest_table._tables(rules, board, None)
+        tables, _ = FRONT._tables(rules, board, None)
         a = board_arrays(board, tables)
         kt = kernel_tables(tables)
         m0 = np.bincount(a.stock, minlength=14).astype(np.int64)
         pwd = d_codes(m0)[0]
         gp = sum(int(h) << (BITS * c) for c, h in enumerate(a.heights))
         lost = bool(dead(dead_aux(kt), a.exposed, m0, pwd, gp, 0))
-        p = compute(board, rules, Goal.WIN).moves_p[COLUMNS]  # any-time: the draw is legal
+        p = next(m.value.p for m in compute(board, rules, Goal.WIN).moves
+                 if m.move == DRAW)  # any-time: the draw is legal
         assert not (lost and p > 0), board
         said[lost] += bool(p > 0 or lost)
     assert said[True] > 0 and said[False] > 0

@@ -1,4 +1,4 @@
-"""The honest expectimax kernel (``golfstats.odds``, ``kernels/honest/``): what only it knows.
+"""The honest expectimax kernel (``golfstats.honest``, ``kernels/honest/``): what only it knows.
 
 * Its values equal a brute-force recursion written here from ``docs/honest-play.md``
   alone (moves of ``engine.legal_moves``, draws averaged over kinds, memoised on
@@ -31,13 +31,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from golfstats import honest_table as honest
 from golfstats.board import Board, format_board
 from golfstats.cards import KING, QUEEN, kind
 from golfstats.deals import pysol_board, seeded_board
 from golfstats.engine import DRAW, Position, Top, apply, legal_moves, score_moves
-from golfstats.odds import Odds, odds
-from golfstats.optimal_play import play_optimal
+from golfstats.honest import Odds, odds, play_optimal
+from golfstats.honest.odds import _tables
 from golfstats.rules import Draw, all_rule_sets, parse_variant
 from golfstats.solver import solve
 
@@ -139,7 +138,7 @@ def small_position(rules, index: int, rng: np.random.Generator, cards: int = 8,
 
 
 def _close(a: Odds, b: tuple[float, float], tol: float = 1e-12) -> bool:
-    return abs(a.win_p - b[0]) <= tol and abs(a.expected_strokes - b[1]) <= tol
+    return abs(a.value.p - b[0]) <= tol and abs(a.value.e - b[1]) <= tol
 
 
 @pytest.mark.parametrize("rules", GOLF, ids=lambda r: r.id)
@@ -239,12 +238,12 @@ def test_zero_exactly_when_no_order_wins_and_clairvoyant_bound(variant):
         share = wins / len(orders)
         mean = sum(s.strokes for s in sols) / len(orders)
         got = odds(board, rules, "win-strokes")
-        assert (got.win_p > 0) == (wins > 0), (variant, i, got, wins)
+        assert (got.value.p > 0) == (wins > 0), (variant, i, got, wins)
         for goal in ("win-strokes", "strokes"):  # (a strokes player may give up a slim win chance)
             got = odds(board, rules, goal)
             # no honest policy beats the clairvoyant one on any order
-            assert got.win_p <= share + 1e-12
-            assert got.expected_strokes >= mean - 1e-12
+            assert got.value.p <= share + 1e-12
+            assert got.value.e >= mean - 1e-12
         seen[wins > 0] += 1
     assert seen[True] and seen[False]
 
@@ -262,11 +261,11 @@ def test_one_card_left_is_the_clairvoyant_verdict(variant):
         board = small_position(rules, i, rng, cards=12, stock=1)
         sol = solve(board, rules, "strokes")
         got = odds(board, rules, "strokes")
-        assert got.win_p == float(sol.won) and got.expected_strokes == float(sol.strokes)
+        assert got.value.p == float(sol.won) and got.value.e == float(sol.strokes)
         got = odds(board, rules, "win-strokes")
-        assert got.win_p == float(sol.won) and got.expected_strokes >= float(sol.strokes)
+        assert got.value.p == float(sol.won) and got.value.e >= float(sol.strokes)
         if sol.won:
-            assert got.expected_strokes == float(sol.strokes)
+            assert got.value.e == float(sol.strokes)
 
 
 @pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+when-stuck",
@@ -338,7 +337,7 @@ def test_dead_kinds_pool(variant):
         for goal in ("win-strokes", "strokes"):
             a = odds(board, rules, goal)
             b = odds(Board(board.tableau, stock2, board.foundation), rules, goal)
-            assert abs(a.win_p - b.win_p) <= 1e-12 and abs(a.expected_strokes - b.expected_strokes) <= 1e-12
+            assert abs(a.value.p - b.value.p) <= 1e-12 and abs(a.value.e - b.value.e) <= 1e-12
         checked += 1
     assert checked >= 3
 
@@ -356,21 +355,21 @@ def test_more_stock_is_never_worse_any_time(variant):
         for goal in ("win-strokes", "strokes"):
             a = odds(board, rules, goal)
             b = odds(fewer, rules, goal)
-            assert _no_worse(goal, (a.win_p, a.expected_strokes), (b.win_p, b.expected_strokes))
+            assert _no_worse(goal, (a.value.p, a.value.e), (b.value.p, b.value.e))
 
 
 def test_budget_hit_is_unresolved_never_a_number():
     rules = parse_variant("queens-on-kings")
     board = pysol_board(rules, 3)
     got = odds(board, rules, "win-strokes", max_states=1000)
-    assert not got.resolved and math.isnan(got.win_p) and math.isnan(got.expected_strokes)
+    assert not got.resolved and math.isnan(got.value.p) and math.isnan(got.value.e)
     assert got.stats.states > 1000  # goal win knows what the value pass would need before it starts
     small = odds(board, rules, "win", max_bytes=got.stats.peak_bytes // 2)
-    assert not small.resolved and math.isnan(small.win_p)
+    assert not small.resolved and math.isnan(small.value.p)
     v = odds(board, rules, "strokes", max_states=1000)
-    assert not v.resolved and math.isnan(v.win_p) and v.moves == ()
+    assert not v.resolved and math.isnan(v.value.p) and v.moves == ()
     (play,) = play_optimal(rules, board, "win-strokes", max_states=1000)
-    assert not play.odds.resolved and play.fallback == "greedy" and math.isnan(play.odds.win_p)
+    assert not play.odds.resolved and play.fallback == "greedy" and math.isnan(play.odds.value.p)
     out = score_moves(rules, board.position(), play.line.moves)
     assert out.finished and out.strokes == play.line.strokes and out.won == play.line.won
 
@@ -387,15 +386,15 @@ def test_the_policy_table_counts_against_the_memory_budget():
     assert full.resolved and full.stats.policy_states > 2048  # the first table (4,096 slots) doubles
     first_doubling = 3 * SLOT_BYTES * 4096
     squeezed = odds(board, rules, "win-strokes", max_bytes=full.stats.peak_bytes + first_doubling - 1)
-    assert not squeezed.resolved and math.isnan(squeezed.win_p) and math.isnan(squeezed.expected_strokes)
+    assert not squeezed.resolved and math.isnan(squeezed.value.p) and math.isnan(squeezed.value.e)
     alone = odds(board, rules, "win", max_bytes=full.stats.peak_bytes + first_doubling - 1)
-    assert alone.resolved and alone.win_p == full.win_p
+    assert alone.resolved and alone.value.p == full.value.p
     # room for the doublings the pass makes: resolved, the same values
     slots = 4096
     while 2 * full.stats.policy_states > slots:
         slots *= 2
     roomy = odds(board, rules, "win-strokes", max_bytes=full.stats.peak_bytes + 3 * SLOT_BYTES * slots // 2)
-    assert roomy.resolved and (roomy.win_p, roomy.expected_strokes) == (full.win_p, full.expected_strokes)
+    assert roomy.resolved and (roomy.value.p, roomy.value.e) == (full.value.p, full.value.e)
 
 
 def _mid_game(rules, index: int, stock_left: int) -> Board:
@@ -421,7 +420,7 @@ def test_play_out_replays_and_sees_only_what_a_player_sees(variant):
             out = score_moves(rules, board.position(), play.line.moves)
             assert out.finished and out.won == play.line.won and out.strokes == play.line.strokes
             value = odds(board, rules, goal)
-            assert play.odds.win_p == value.win_p and play.odds.expected_strokes == value.expected_strokes
+            assert play.odds.value.p == value.value.p and play.odds.value.e == value.value.e
             # shuffle the stock after its first k cards: the decisions up to the k-th draw stay
             for k in (0, 2):
                 rest = list(board.stock[k:])
@@ -452,8 +451,8 @@ def test_play_out_is_exact_in_expectation_on_a_small_position():
     for goal in ("win-strokes", "strokes"):
         plays = play_optimal(rules, _all_card_orders(board), goal)
         value = odds(board, rules, goal)
-        assert abs(np.mean([p.line.won for p in plays]) - value.win_p) < 1e-8
-        assert abs(np.mean([p.line.strokes for p in plays]) - value.expected_strokes) < 1e-8
+        assert abs(np.mean([p.line.won for p in plays]) - value.value.p) < 1e-8
+        assert abs(np.mean([p.line.strokes for p in plays]) - value.value.e) < 1e-8
 
 
 def _all_card_orders(board: Board) -> list[Board]:
@@ -511,7 +510,7 @@ def test_drawn_from_states_are_their_definition(variant):
     checked = winnable = 0
     for i in range(16):
         board = small_position(rules, i, rng, cards=int(rng.integers(6, 10)), stock=int(rng.integers(2, 5)))
-        tables, top_id = honest._tables(rules, board, None)
+        tables, top_id = _tables(rules, board, None)
         arrays = board_arrays(board, tables)
         kt = kernel_tables(tables)
         m0 = np.zeros(STOCK_KINDS, np.int64)

@@ -20,11 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import positions
 
-from golfstats import layer_files
 from golfstats.board import format_board
-from golfstats.kernels.honest import blocks, memory, solve
+from golfstats.honest import layer_files, solve
+from golfstats.honest.layer_files import LayerFiles
+from golfstats.kernels.honest import blocks, memory
 from golfstats.kernels.honest.winp import _add_below, _bits_at
-from golfstats.layer_files import LayerFiles
 from golfstats.rules import parse_variant
 
 
@@ -116,22 +116,23 @@ def test_value_pass_with_layers_in_files_changes_nothing(variant, monkeypatch, t
 
     for board in positions(rules, 61, 6, 3000, min_stock=8, max_stock=8):
         kt, a, top, m0 = kernel_args(rules, board)
+        start = solve.KernelPosition(kt, a.exposed, a.heights, top, m0)
         with monkeypatch.context() as m:
             m.setattr(solve, "RELEASE_STEP", 1)
-            mem = solve.solve_win(kt, a.exposed, a.heights, top, m0)
-            if mem.stats["drawn_from"] == 0:  # nothing to value: no value pass
+            mem = solve.solve_win(start)
+            if mem.stats.drawn_from == 0:  # nothing to value: no value pass
                 continue
             # in memory the layers would take a TB more than they do: over the budget
             m.setattr(solve, "step_bytes", lambda *args: real(*args) + (0 if args[-1] else 1 << 40))
-            budget = 2 * max(mem.stats["peak_bytes"], 1)
-            disk = solve.solve_win(kt, a.exposed, a.heights, top, m0, max_bytes=budget,
+            budget = 2 * max(mem.stats.peak_bytes, 1)
+            disk = solve.solve_win(start, max_bytes=budget,
                                    layers=layers)
-            refused = solve.solve_win(kt, a.exposed, a.heights, top, m0, max_bytes=budget)
+            refused = solve.solve_win(start, max_bytes=budget)
         where = f"{rules.id}\n{format_board(board, rules)}"
-        assert disk.resolved and disk.stats["disk_bytes"] > 0, where
-        assert disk.p == mem.p, where
-        np.testing.assert_array_equal(disk.moves_p, mem.moves_p)
-        assert not refused.resolved  # without files the same budget refuses it
+        assert disk.value.resolved and disk.stats.disk_bytes > 0, where
+        assert disk.value.p == mem.value.p, where
+        np.testing.assert_array_equal([v.p for v in disk.moves], [v.p for v in mem.moves])
+        assert not refused.value.resolved  # without files the same budget refuses it
     assert made
 
 
@@ -139,8 +140,9 @@ def test_value_pass_without_room_for_its_files_is_unresolved(monkeypatch):
     rules = parse_variant("strict")
     for board in positions(rules, 61, 6, 3000, min_stock=8, max_stock=8):
         kt, a, top, m0 = kernel_args(rules, board)
-        mem = solve.solve_win(kt, a.exposed, a.heights, top, m0)
-        if mem.stats["drawn_from"]:
+        start = solve.KernelPosition(kt, a.exposed, a.heights, top, m0)
+        mem = solve.solve_win(start)
+        if mem.stats.drawn_from:
             break
     real = solve.step_bytes
 
@@ -148,6 +150,6 @@ def test_value_pass_without_room_for_its_files_is_unresolved(monkeypatch):
         raise OSError("no room")
 
     monkeypatch.setattr(solve, "step_bytes", lambda *args: real(*args) + (0 if args[-1] else 1 << 40))
-    out = solve.solve_win(kt, a.exposed, a.heights, top, m0,
-                          max_bytes=2 * mem.stats["peak_bytes"], layers=no_room)
-    assert not out.resolved and out.stats["disk_error"] == "no room"
+    out = solve.solve_win(start,
+                          max_bytes=2 * mem.stats.peak_bytes, layers=no_room)
+    assert not out.value.resolved and out.stats.disk_error == "no room"

@@ -19,7 +19,8 @@ from honest_rows import kernel_args, row_bits
 from positions import positions
 
 from golfstats.board import format_board
-from golfstats.kernels.honest import memory, reach, solve, winp, wins
+from golfstats.honest import solve
+from golfstats.kernels.honest import memory, reach, winp, wins
 from golfstats.kernels.honest.space import STOCK_KINDS, d_codes
 from golfstats.rules import parse_variant
 
@@ -84,17 +85,18 @@ def test_value_pass_releasing_layers_changes_nothing(variant, monkeypatch):
     rules = parse_variant(variant)
     for board in positions(rules, 59, 5, 3000, min_stock=8, max_stock=8):
         kt, a, top, m0 = kernel_args(rules, board)
+        start = solve.KernelPosition(kt, a.exposed, a.heights, top, m0)
         with monkeypatch.context() as m:
             m.setattr(solve, "RELEASE_STEP", 0)  # nothing handed back
-            keep = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+            keep = solve.solve_win(start)
         with monkeypatch.context() as m:
             m.setattr(solve, "RELEASE_STEP", 1)
-            freed = solve.solve_win(kt, a.exposed, a.heights, top, m0)
+            freed = solve.solve_win(start)
         where = f"{rules.id}\n{format_board(board, rules)}"
-        assert freed.p == keep.p, where
-        np.testing.assert_array_equal(freed.moves_p, keep.moves_p)
+        assert freed.value.p == keep.value.p, where
+        np.testing.assert_array_equal([v.p for v in freed.moves], [v.p for v in keep.moves])
         # the bound allows a page and a batch each side: a small position gains nothing
-        assert freed.stats["value_bytes"] <= keep.stats["value_bytes"] + 4 * memory.PAGE, where
+        assert freed.stats.value_bytes <= keep.stats.value_bytes + 4 * memory.PAGE, where
 
 
 def test_step_bytes_peak_lies_between_one_layer_and_two():

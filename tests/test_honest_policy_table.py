@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from positions import positions
 
-from golfstats.odds import odds
+from golfstats.honest import odds
 from golfstats.reference.expectimax import reference_odds
 from golfstats.rules import parse_variant
 
@@ -89,8 +89,8 @@ def test_policy_pass_matches_twin(variant):
         got = odds(board, rules, "win-strokes")
         assert got.resolved and got.stats.policy_states > 0  # the tables and the policy pass
         want = reference_odds(board, rules, "win-strokes")
-        assert abs(got.win_p - want[0]) <= EXACT
-        assert abs(got.expected_strokes - want[1]) <= EXACT
+        assert abs(got.value.p - want[0]) <= EXACT
+        assert abs(got.value.e - want[1]) <= EXACT
 
 
 def test_both_kinds_of_root_are_tried():
@@ -99,7 +99,7 @@ def test_both_kinds_of_root_are_tried():
     roots = []
     for variant in VARIANTS:
         rules = parse_variant(variant)
-        roots += [odds(b, rules, "win-strokes").win_p for b in positions(rules, 62, 6, 1200, min_stock=6)]
+        roots += [odds(b, rules, "win-strokes").value.p for b in positions(rules, 62, 6, 1200, min_stock=6)]
     assert any(p == 0 for p in roots) and any(p > 0 for p in roots)
 
 

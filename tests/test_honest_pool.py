@@ -18,13 +18,14 @@ import numpy as np
 import pytest
 from positions import positions
 
-from golfstats import honest_table
 from golfstats.cards import kind
 from golfstats.engine import Top
+from golfstats.honest.odds import _tables
+from golfstats.honest.solve import KEEP_ALL, KernelPosition, solve_win
 from golfstats.kernels.core import powers
 from golfstats.kernels.honest.policy import policy_count
 from golfstats.kernels.honest.pool import alive_left, canonical, dead_kinds
-from golfstats.kernels.honest.solve import KEEP_ALL, policy_values, solve_win
+from golfstats.kernels.honest.solve import policy_values
 from golfstats.kernels.honest.space import d_codes
 from golfstats.kernels.rule_tables import board_arrays, kernel_tables
 from golfstats.reference.expectimax import reference_odds
@@ -36,7 +37,7 @@ VARIANTS = ("strict", "queens-on-kings", "putt-putt", "strict+jokers1", "putt-pu
 
 
 def _kernel(rules, board):
-    tables, top_id = honest_table._tables(rules, board, None)
+    tables, top_id = _tables(rules, board, None)
     arrays = board_arrays(board, tables)
     kt = kernel_tables(tables)
     m0 = np.bincount(arrays.stock, minlength=14).astype(np.int64)
@@ -83,8 +84,8 @@ def test_canonical_zeroes_the_counts_of_the_kinds_given():
 
 def _pass(rules, board, pooled):
     kt, arrays, top_id, m0 = _kernel(rules, board)
-    sol = solve_win(kt, arrays.exposed, arrays.heights, top_id, m0, keep=KEEP_ALL)
-    assert sol.resolved
+    sol = solve_win(KernelPosition(kt, arrays.exposed, arrays.heights, top_id, m0), keep=KEEP_ALL)
+    assert sol.value.resolved
     ok, root, mp, me, pt, count = policy_values(kt, arrays.exposed, arrays.heights, top_id, m0,
                                                 sol.sol, 1 << 40, 1 << 62, pooled)
     assert ok and count == policy_count(pt)

@@ -18,7 +18,8 @@ from honest_rows import VARIANTS, kernel_args
 
 from golfstats.board import format_board
 from golfstats.deals import pysol_board, seeded_board
-from golfstats.kernels.honest import solve, split
+from golfstats.honest import solve
+from golfstats.kernels.honest import split
 from golfstats.rules import parse_variant
 
 KEEPS = [solve.KEEP_LAYERS, solve.KEEP_ALL, solve.KEEP_PATH]
@@ -34,7 +35,8 @@ def _boards(variant):
         board = seeded_board(rules, 5, i)
         board = replace(board, stock=board.stock[:10])
         kt, a, top, m0 = kernel_args(rules, board)
-        if 1000 < solve.solve_win(kt, a.exposed, a.heights, top, m0).stats["drawn_from"] < 100000:
+        start = solve.KernelPosition(kt, a.exposed, a.heights, top, m0)
+        if 1000 < solve.solve_win(start).stats.drawn_from < 100000:
             out.append(board)
             if len(out) == 3:
                 return out
@@ -42,9 +44,9 @@ def _boards(variant):
 
 
 def _same(one, many, where):
-    assert one.resolved and many.resolved, where
-    assert many.p == one.p, where
-    np.testing.assert_array_equal(many.moves_p, one.moves_p, err_msg=where)
+    assert one.value.resolved and many.value.resolved, where
+    assert many.value.p == one.value.p, where
+    np.testing.assert_array_equal([v.p for v in many.moves], [v.p for v in one.moves], err_msg=where)
     if one.sol is not None:
         for a, b in zip(one.sol, many.sol, strict=True):
             if isinstance(a, np.ndarray):
@@ -61,33 +63,35 @@ def test_threads_give_the_values_of_one_thread_bit_for_bit(variant, small_batche
         monkeypatch.setattr(split, "RANK_BLOCKS", 1)
     for k, board in enumerate(_boards(variant)):
         kt, a, top, m0 = kernel_args(rules, board)
+        start = solve.KernelPosition(kt, a.exposed, a.heights, top, m0)
         keep = KEEPS[k % 3]
         order = a.stock if keep == solve.KEEP_PATH else None
-        one = solve.solve_win(kt, a.exposed, a.heights, top, m0, keep=keep, stock_order=order)
+        one = solve.solve_win(start, keep=keep, stock_order=order)
         for threads in (2, 3):
-            many = solve.solve_win(kt, a.exposed, a.heights, top, m0, keep=keep,
+            many = solve.solve_win(start, keep=keep,
                                    stock_order=order, threads=threads)
             _same(one, many, f"{threads} threads, keep {keep}\n{format_board(board, rules)}")
-            assert many.stats["threads"] == threads
+            assert many.stats.threads == threads
 
 
 def test_threads_fit_in_the_budget_or_fewer_run(monkeypatch):
     rules = parse_variant("putt-putt")
     kt, a, top, m0 = kernel_args(rules, _boards("putt-putt")[0])
-    one = solve.solve_win(kt, a.exposed, a.heights, top, m0)
-    two = solve.solve_win(kt, a.exposed, a.heights, top, m0, threads=2)
-    assert two.stats["value_bytes"] > one.stats["value_bytes"]  # the budget counts them
-    for budget in (one.stats["value_bytes"], two.stats["value_bytes"]):
-        budget = max(budget, one.stats["first_bytes"])
-        fit = solve.solve_win(kt, a.exposed, a.heights, top, m0, threads=2, max_bytes=budget)
-        assert fit.resolved and fit.p == one.p
-        assert fit.stats["threads"] == (2 if two.stats["value_bytes"] <= budget else 1)
-        assert fit.stats["value_bytes"] <= budget
+    start = solve.KernelPosition(kt, a.exposed, a.heights, top, m0)
+    one = solve.solve_win(start)
+    two = solve.solve_win(start, threads=2)
+    assert two.stats.value_bytes > one.stats.value_bytes  # the budget counts them
+    for budget in (one.stats.value_bytes, two.stats.value_bytes):
+        budget = max(budget, one.stats.first_bytes)
+        fit = solve.solve_win(start, threads=2, max_bytes=budget)
+        assert fit.value.resolved and fit.value.p == one.value.p
+        assert fit.stats.threads == (2 if two.stats.value_bytes <= budget else 1)
+        assert fit.stats.value_bytes <= budget
     # threads whose scratch would not fit: one thread, within the budget
     monkeypatch.setattr(split, "extra_bytes", lambda threads, *_: (threads - 1) << 50)
-    fewer = solve.solve_win(kt, a.exposed, a.heights, top, m0, threads=3, max_bytes=1 << 40)
-    assert fewer.resolved and fewer.stats["threads"] == 1 and fewer.p == one.p
-    assert fewer.stats["value_bytes"] == one.stats["value_bytes"]
+    fewer = solve.solve_win(start, threads=3, max_bytes=1 << 40)
+    assert fewer.value.resolved and fewer.stats.threads == 1 and fewer.value.p == one.value.p
+    assert fewer.stats.value_bytes == one.stats.value_bytes
 
 
 @pytest.mark.slow
@@ -95,6 +99,7 @@ def test_threads_fit_in_the_budget_or_fewer_run(monkeypatch):
 def test_a_whole_deal_on_two_threads_is_the_one_thread_value(variant):
     rules = parse_variant(variant)
     kt, a, top, m0 = kernel_args(rules, pysol_board(rules, 3))
-    one = solve.solve_win(kt, a.exposed, a.heights, top, m0)
-    two = solve.solve_win(kt, a.exposed, a.heights, top, m0, threads=2)
+    start = solve.KernelPosition(kt, a.exposed, a.heights, top, m0)
+    one = solve.solve_win(start)
+    two = solve.solve_win(start, threads=2)
     _same(one, two, f"{variant} PySolFC 3")

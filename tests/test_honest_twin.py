@@ -1,4 +1,4 @@
-"""The honest optimum (``golfstats.odds``) against its plain twin (``golfstats.reference.expectimax``).
+"""The honest optimum (``golfstats.honest``) against its plain twin (``golfstats.reference.expectimax``).
 
 What is compared, and to what (docs/honest-play.md is the definition):
 
@@ -30,7 +30,7 @@ What is compared, and to what (docs/honest-play.md is the definition):
 Positions come from tests/positions.py: seeded deals advanced by random legal engine moves
 until the stock is small and a bound on the twin's work is within a budget (fixed seeds).
 The tests that use the fast API take it from the ``fast`` fixture, so they error while
-``golfstats.odds`` is missing and the twin's own tests still run (``-k "not fast"``).
+``golfstats.honest`` is missing and the twin's own tests still run (``-k "not fast"``).
 Run the larger set with ``pytest -m slow tests/test_honest_twin.py``.
 """
 
@@ -78,16 +78,16 @@ REPRESENTATIVE = [parse_variant(v) for v in (
 @pytest.fixture(scope="module")
 def fast():
     """The compiled API under test; an error (not a skip) while it does not exist."""
-    return importlib.import_module("golfstats.odds")
+    return importlib.import_module("golfstats.honest")
 
 
 def _moves(odds) -> list:
     """``(move, value)`` for every legal move (``Odds.moves``)."""
-    return [(m.move, m) for m in odds.moves]
+    return [(m.move, m.value) for m in odds.moves]
 
 
 def _play_fast(rules, deals, goal):
-    return importlib.import_module("golfstats.optimal_play").play_optimal(rules, deals, goal)
+    return importlib.import_module("golfstats.honest").play_optimal(rules, deals, goal)
 
 
 # ---------------------------------------------------------------- positions
@@ -104,8 +104,8 @@ def twin(board: Board, rules, goal: str) -> tuple[float, float]:
 
 def check_close(got, want: tuple[float, ...], board: Board, rules, goal: str) -> None:
     where = f"{rules.id} goal={goal}\n{format_board(board, rules)}"
-    assert abs(got.win_p - want[0]) <= EXACT, where
-    assert abs(got.expected_strokes - want[1]) <= EXACT, where
+    assert abs(got.p - want[0]) <= EXACT, where
+    assert abs(got.e - want[1]) <= EXACT, where
 
 
 # ---------------------------------------------------------------- hand-computed values
@@ -134,7 +134,7 @@ def test_fast_hand_computed(fast, case, goal):
     rules, board = _hand(case)
     got = fast.odds(board, rules, goal)
     assert got.resolved
-    check_close(got, case.odds[goal], board, rules, goal)
+    check_close(got.value, case.odds[goal], board, rules, goal)
     values = _moves(fast.odds(board, rules, goal))
     assert [m for m, _ in values] == [m for m, _ in case.moves[goal]]
     for (_, value), (_, want) in zip(values, case.moves[goal], strict=True):
@@ -327,7 +327,7 @@ def check_odds(fast, rules, boards) -> None:
         for goal in GOALS:
             got = fast.odds(board, rules, goal)
             assert got.resolved
-            check_close(got, twin(board, rules, goal), board, rules, goal)
+            check_close(got.value, twin(board, rules, goal), board, rules, goal)
 
 
 def check_move_values(fast, rules, boards) -> None:
@@ -343,7 +343,7 @@ def check_move_values(fast, rules, boards) -> None:
             plan = optimal_plan(rules, View.of(board.position()), goal)
             if plan:
                 best = fast.odds(board, rules, goal)
-                check_close(dict(got)[plan[0]], (best.win_p, best.expected_strokes), board, rules, goal)
+                check_close(dict(got)[plan[0]], (best.value.p, best.value.e), board, rules, goal)
 
 
 def check_orders(fast, rules, boards) -> None:
@@ -358,13 +358,14 @@ def check_orders(fast, rules, boards) -> None:
         for goal in GOALS:
             got = fast.odds(board, rules, goal)
             where = f"{rules.id} goal={goal}\n{format_board(board, rules)}"
-            assert (got.win_p > 0) == won.any(), where
-            assert got.win_p <= won.mean() + EXACT, where
-            assert got.expected_strokes >= strokes.mean() - EXACT, where
+            got = got.value
+            assert (got.p > 0) == won.any(), where
+            assert got.p <= won.mean() + EXACT, where
+            assert got.e >= strokes.mean() - EXACT, where
             if len(board.stock) == 1:
-                assert got.win_p == won[0], where
-                if goal == "strokes" or got.win_p == 1:
-                    assert got.expected_strokes == strokes[0], where
+                assert got.p == won[0], where
+                if goal == "strokes" or got.p == 1:
+                    assert got.e == strokes[0], where
 
 
 @pytest.mark.parametrize("rules", GOLF, ids=lambda r: r.id)
@@ -387,12 +388,12 @@ def test_information_rule(fast, rules):
     for board in boards:
         for goal in GOALS:
             odds = fast.odds(board, rules, goal)
-            values = [(m, v.win_p, v.expected_strokes) for m, v in _moves(fast.odds(board, rules, goal))]
+            values = [(m, v.p, v.e) for m, v in _moves(fast.odds(board, rules, goal))]
             for k in range(3):
                 other = shuffled(board, rng)
                 again = fast.odds(other, rules, goal)
-                assert (again.win_p, again.expected_strokes) == (odds.win_p, odds.expected_strokes)
-                assert [(m, v.win_p, v.expected_strokes)
+                assert (again.value.p, again.value.e) == (odds.value.p, odds.value.e)
+                assert [(m, v.p, v.e)
                         for m, v in _moves(fast.odds(other, rules, goal))] == values
                 if k == 0:
                     assert reference_odds(other, rules, goal) == twin(board, rules, goal)
@@ -447,7 +448,7 @@ def check_play_out(fast, rules, boards, goal: str) -> None:
             assert tuple(play.line.moves) == moves, where
             out = score_moves(rules, dealt.position(), moves)
             assert (play.line.won, play.line.strokes) == (out.won, out.strokes), where
-            check_close(play.odds, want, dealt, rules, goal)
+            check_close(play.odds.value, want, dealt, rules, goal)
 
 
 @pytest.mark.parametrize("goal", GOALS)
@@ -478,7 +479,7 @@ def test_fast_win_only_play_out_matches_twin(fast, rules):
             moves = tuple(play_optimal(rules, dealt.position(), "win"))
             (play,) = _play_fast(rules, dealt, "win")
             assert tuple(play.line.moves) == moves, where
-            assert abs(play.odds.win_p - want[0]) <= 1e-12 and math.isnan(play.odds.expected_strokes)
+            assert abs(play.odds.value.p - want[0]) <= 1e-12 and math.isnan(play.odds.value.e)
             wins.append((play.line.won, len(dealt.stock)))
         # every distinct order of kinds is equally likely (``orders``)
         assert abs(np.mean([won for won, _ in wins]) - want[0]) < 1e-9

@@ -100,8 +100,8 @@ def test_odds_with_the_layers_in_files_say_so_and_give_the_same_chance(tmp_path,
     them in files: the same win_p, and the line says so."""
     from positions import positions
 
-    from golfstats import layer_files
-    from golfstats.kernels.honest import solve as kernel
+    from golfstats.honest import layer_files
+    from golfstats.honest import solve as kernel
 
     rules = parse_variant("putt-putt")
     path = tmp_path / "b.txt"
@@ -198,7 +198,7 @@ def test_the_memory_budget_is_the_process_s_and_its_peak_is_measured():
     """--max-memory covers the process: below its floor (the interpreter, numba, the
     kernels: its resident set before any table) it is refused in one line; the JSON
     reports the measured peak resident set beside the kernel's estimate of its tables."""
-    from golfstats.odds import resident
+    from golfstats.honest import resident
 
     (record,) = _odds("--pysol", "1", "--variant", "putt-putt", "--goal", "win")
     now, peak = resident()

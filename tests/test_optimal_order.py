@@ -21,7 +21,7 @@ from conftest import mid_game_positions
 from positions import orders
 
 from golfstats.board import Board
-from golfstats.odds import odds
+from golfstats.honest import odds
 from golfstats.policies import parse_policy, play_board
 from golfstats.rules import parse_variant
 from golfstats.solver import solve
@@ -40,7 +40,7 @@ def _within(higher: np.ndarray, lower: np.ndarray) -> bool:
 def _ladder(variant: str, count: int, max_stock: int):
     rules = parse_variant(variant)
     boards = mid_game_positions(rules, count=count, seed=31, max_stock=max_stock, max_cards=14)
-    win_p = np.array([odds(b, rules).win_p for b in boards])
+    win_p = np.array([odds(b, rules).value.p for b in boards])
     for board, p in zip(boards, win_p, strict=True):
         every = orders(board)
         seer = np.mean([solve(o, rules).won for o in every])
@@ -73,4 +73,4 @@ def test_one_stock_card_left_is_the_clairvoyant_verdict(variant):
     for board in mid_game_positions(rules, count=15, seed=41, max_stock=1, max_cards=20):
         if len(board.stock) != 1:
             board = Board(board.tableau, board.stock[:1], board.foundation)
-        assert odds(board, rules).win_p == float(solve(board, rules).won)
+        assert odds(board, rules).value.p == float(solve(board, rules).won)

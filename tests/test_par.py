@@ -265,7 +265,7 @@ def test_the_perfect_golfers_hole_par_is_the_exact_expected_strokes():
     states), a one-line refusal rather than a par from another player."""
     from golfstats.course_par import NoExpectation, hole_values
     from golfstats.goals import Goal
-    from golfstats.odds import odds
+    from golfstats.honest import odds
 
     rules = parse_variant("strict")
     batch = seeded_deals(rules, 2026, 0, 1)
@@ -275,4 +275,4 @@ def test_the_perfect_golfers_hole_par_is_the_exact_expected_strokes():
             hole_values(rules, par_player("optimal"), 2026, [0], batch.cards, batch.keys)
         return
     (value,) = hole_values(rules, par_player("optimal"), 2026, [0], batch.cards, batch.keys)
-    assert value.exact and value.expected == pytest.approx(exact.expected_strokes, abs=1e-9)
+    assert value.exact and value.expected == pytest.approx(exact.value.e, abs=1e-9)

@@ -19,7 +19,7 @@ from positions import orders
 from golfstats.board import Board
 from golfstats.deals import pysol_board
 from golfstats.engine import score_moves
-from golfstats.optimal_play import play_optimal, play_orders
+from golfstats.honest import play_optimal, play_orders
 from golfstats.reference import expectimax
 from golfstats.rules import parse_variant
 
@@ -42,11 +42,11 @@ def test_each_order_is_a_fresh_tables_and_the_twins(variant, goal):
             out = score_moves(rules, dealt.position(), played.moves[k])
             assert (out.won, out.strokes) == (played.won[k], played.strokes[k])
         # every distinct order of kinds is equally likely: the wins average to p
-        assert abs(played.won.mean() - played.odds.win_p) < 1e-9
+        assert abs(played.won.mean() - played.odds.value.p) < 1e-9
         if goal != "win":  # every distinct order equally likely: the strokes average to e
-            assert abs(played.strokes.mean() - played.odds.expected_strokes) < 1e-9
+            assert abs(played.strokes.mean() - played.odds.value.e) < 1e-9
         else:  # goal win keeps every p for the play-outs and never pays for the policy's e
-            assert math.isnan(played.odds.expected_strokes)
+            assert math.isnan(played.odds.value.e)
             assert played.odds.stats.policy_states == 0
 
 
@@ -67,7 +67,7 @@ def test_strokes_serves_its_orders_and_unresolved_falls_back(monkeypatch):
     assert own.moves[0] == tuple(fresh.line.moves)
     rng = np.random.default_rng(3)
     stocks = [tuple(rng.permutation(board.stock).tolist()) for _ in range(6)]
-    import golfstats.kernels.honest.solve as solve
+    from golfstats.honest import solve
 
     builds, kernel = [], solve.solve_strokes
     monkeypatch.setattr(solve, "solve_strokes", lambda *a: builds.append(1) or kernel(*a))
@@ -83,7 +83,7 @@ def test_strokes_serves_its_orders_and_unresolved_falls_back(monkeypatch):
     qok = parse_variant("queens-on-kings")
     stocks = [deal.stock, deal.stock[::-1]]
     cut = play_orders(deal, qok, stocks, "win", max_states=1000)
-    assert not cut.odds.resolved and cut.fallback == "greedy" and math.isnan(cut.odds.win_p)
+    assert not cut.odds.resolved and cut.fallback == "greedy" and math.isnan(cut.odds.value.p)
     for k, stock in enumerate(stocks):
         out = score_moves(qok, Board(deal.tableau, stock, deal.foundation).position(), cut.moves[k])
         assert out.finished and (out.won, out.strokes) == (cut.won[k], cut.strokes[k])

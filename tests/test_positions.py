@@ -1,4 +1,4 @@
-"""Mid-game positions from a deal (``golfstats deal --after N``, ``golfstats.positions``):
+"""Mid-game positions from a deal (``golfstats deal --after N``, ``golfstats.honest.positions``):
 the position is the one the player's line reaches, board text holds it exactly, the other
 commands read it, and a top that board text cannot hold is refused."""
 
@@ -11,8 +11,8 @@ from golfstats.board import format_board, parse_boards
 from golfstats.cli import app
 from golfstats.deals import pysol_board, seeded_board, seeded_deals
 from golfstats.engine import apply
+from golfstats.honest.positions import PositionError, position_after
 from golfstats.policies import parse_policy, play_board
-from golfstats.positions import PositionError, position_after
 from golfstats.rules import parse_variant
 
 runner = CliRunner()

@@ -277,14 +277,14 @@ def test_optimum_values_a_real_deal():
     """``value_deal`` is the honest kernel's p alone and a share of orders the exact
     solver wins (seeded strict deal 3: no order wins, so both are 0 by Fact 1)."""
     from golfstats.deals import board_from_cards, seeded_deals
-    from golfstats.odds import odds
+    from golfstats.honest import odds
     from golfstats.rules import parse_variant
     from golfstats.study.optimum import value_deal
 
     row = value_deal("strict", 2026, 3, 10)
     rules = parse_variant("strict")
     board = board_from_cards(rules, seeded_deals(rules, 2026, 3, 1).cards[0])
-    assert row["resolved"] and row["win_p"] == odds(board, rules, "win").win_p == 0.0
+    assert row["resolved"] and row["win_p"] == odds(board, rules, "win").value.p == 0.0
     assert row["share"] == 0.0 and row["deal_index"] == 3
     # played out on the same 10 orders: none is won, every one ends with cards left
     assert len(row["order_strokes"]) == 10 and min(row["order_strokes"]) >= 1

@@ -1,4 +1,4 @@
-"""``golfstats review`` (``golfstats.review``): a played game against perfect play without
+"""``golfstats review`` (``golfstats.honest.review``): a played game against perfect play without
 peeking, from one table of its deal.
 
 * the values and costs of every move are the slow twin's (``reference.expectimax``, a
@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from golfstats.board import Board, format_board
 from golfstats.cli import app
 from golfstats.engine import DRAW, apply, is_won, legal_moves
+from golfstats.honest import Game, Value, review
 from golfstats.policies import parse_policy, play_board
 from golfstats.reference.expectimax import reference_move_values, reference_value
-from golfstats.review import Game, review
 from golfstats.rules import parse_variant
 
 EXACT = 1e-12
@@ -36,8 +36,8 @@ def _games(variant: str, seed: int, count: int, policy: str) -> list[Game]:
                                                      max_cards=10))]
 
 
-def _close(got: tuple[float, float], want) -> bool:
-    return abs(got[0] - want[0]) <= EXACT and abs(got[1] - want[1]) <= EXACT
+def _close(got: Value, want) -> bool:
+    return abs(got.p - want[0]) <= EXACT and abs(got.e - want[1]) <= EXACT
 
 
 @pytest.mark.parametrize("variant, policy", [("putt-putt", "random"), ("strict", "greedy"),
@@ -58,8 +58,8 @@ def test_values_and_costs_are_the_twins(variant, policy):
             assert _close(m.before, reference_value(here, rules, "win-strokes")), where
             values = dict(reference_move_values(here, rules, "win-strokes"))
             assert _close(m.chosen, values[move]), where
-            assert abs(m.cost_p - (m.before[0] - values[move][0])) <= EXACT, where
-            assert abs(m.cost_e - (values[move][1] - m.before[1])) <= EXACT, where
+            assert abs(m.cost_p - (m.before.p - values[move][0])) <= EXACT, where
+            assert abs(m.cost_e - (values[move][1] - m.before.e)) <= EXACT, where
             assert m.cost_p >= -EXACT, where
             assert _close(m.before, values[m.best]), where
             pos = apply(rules, pos, move)

@@ -222,7 +222,8 @@ def star1(kt, exposed, heights0, top0, m0, sol) -> tuple[float, int, int]:
 def main(argv: list[str] | None = None) -> None:
     from golfstats.deals import pysol_board
     from golfstats.goals import Goal
-    from golfstats.honest_table import Keep, compute
+    from golfstats.honest import Keep
+    from golfstats.honest.odds import compute
     from golfstats.rules import parse_variant
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -239,12 +240,12 @@ def main(argv: list[str] | None = None) -> None:
         dr = max(s.stats.drawn_from, 1)
         one = support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, False)
         tied = support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, True)
-        line = (f"{args.variant} #{number}: p={s.win_p:.6f}, drawn_from {s.stats.drawn_from:,}, "
+        line = (f"{args.variant} #{number}: p={s.value.p:.6f}, drawn_from {s.stats.drawn_from:,}, "
                 f"support {one:,} ({one / dr:.1%}), with ties {tied:,} ({tied / dr:.1%})")
         if args.star1:
             v, expanded, distinct = star1(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol)
-            if abs(v - s.win_p) > 1e-12:
-                sys.exit(f"star1 gave p={v!r}, the table {s.win_p!r}")
+            if abs(v - s.value.p) > 1e-12:
+                sys.exit(f"star1 gave p={v!r}, the table {s.value.p!r}")
             line += (f", star1 expanded {expanded:,} ({expanded / dr:.1%}),"
                      f" distinct {distinct:,} ({distinct / dr:.1%})")
         print(f"{line} [{time.perf_counter() - started:.0f} s]", flush=True)

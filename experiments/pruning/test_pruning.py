@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from golfstats.goals import Goal
-from golfstats.honest_table import Keep, compute
+from golfstats.honest import Keep
+from golfstats.honest.odds import compute
 from golfstats.rules import parse_variant
 
 HERE = Path(__file__).resolve().parent
@@ -27,15 +28,15 @@ def test_star1_gives_the_tables_p_and_counts_keep_their_order(variant):
     winnable = 0
     for board in bench_optimal.mid_boards(rules, 12, 3, 8):
         s = compute(board, rules, Goal.WIN, keep=Keep.ALL)
-        winnable += s.win_p > 0
+        winnable += s.value.p > 0
         t, a = s.table, s.table.arrays
         m0 = np.bincount(a.stock, minlength=14).astype(np.int64)
         one = pruning.support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, False)
         tied = pruning.support(t.kt, a.exposed, a.heights, t.top_id, m0, t.sol, True)
         p, expanded, distinct = pruning.star1(t.kt, a.exposed, a.heights, t.top_id, m0,
                                                     t.sol)
-        assert abs(p - s.win_p) <= 1e-12
+        assert abs(p - s.value.p) <= 1e-12
         assert one <= tied <= s.stats.drawn_from
         assert distinct <= expanded and distinct <= s.stats.drawn_from
-        assert (one > 0) <= (s.win_p > 0)  # the policy's states have p > 0
+        assert (one > 0) <= (s.value.p > 0)  # the policy's states have p > 0
     assert winnable >= 2  # the search had something to do

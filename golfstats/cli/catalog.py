@@ -116,8 +116,8 @@ def deal_command(
     off, FORCE_COLOR forces it); piped output writes cards as board text (7S, TH).
     """
     from golfstats.board import format_board, rules_comment
+    from golfstats.honest.positions import PositionError, position_after
     from golfstats.policies import PolicyError, parse_policy
-    from golfstats.positions import PositionError, position_after
     from golfstats.render import board_lines
 
     try:

@@ -4,7 +4,7 @@ Every display here is drawn only when stderr is a terminal (piped and ``--json``
 stay clean) and refreshes itself (rich's own thread; the kernels release the GIL), so the
 clock moves while a compiled pass runs:
 
-* ``HonestProgress(label)``, the ``progress`` callback of ``golfstats.odds``: after a
+* ``HonestProgress(label)``, the ``progress`` callback of ``golfstats.honest.odds``: after a
   second and a half, one line (the board, the pass, how far it is, the states and the
   memory of its tables, the elapsed time and, in the value pass, an ETA from the states
   valued so far), cleared when the computation ends;

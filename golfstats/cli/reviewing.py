@@ -1,7 +1,7 @@
 """``golfstats review GAME``: a played game's post-mortem against perfect play without peeking.
 
 The game is the JSON object ``golfstats play --json`` writes (its variant, board_text and
-moves).  The command parses, calls ``golfstats.review`` and prints; errors are one line
+moves).  The command parses, calls ``golfstats.honest.review`` and prints; errors are one line
 (exit 1 for a game file that cannot be read or reviewed, 2 for bad usage).
 """
 
@@ -51,7 +51,7 @@ def review_command(
     """
     from golfstats.board import parse_board
     from golfstats.cli.progress import HonestProgress
-    from golfstats.review import GameError, game_from_record, review
+    from golfstats.honest import GameError, game_from_record, review
     from golfstats.rules import parse_variant
 
     if chart is not None:
@@ -77,7 +77,7 @@ def review_command(
         _print(played, result)
     if chart is not None:
         from golfstats.atomic import write_atomic
-        from golfstats.review import chart as draw
+        from golfstats.honest.review import chart as draw
 
         figure = draw(result)
         kind = chart.suffix.lstrip(".").lower() or "png"
@@ -91,14 +91,19 @@ def review_command(
 
 def _record(variant: str, result) -> dict:
     st = result.odds.stats
-    return {"variant": variant, "win_p": result.odds.win_p,
-            "expected_strokes": result.odds.expected_strokes, "won": result.won,
+    return {"variant": variant, "win_p": result.odds.value.p,
+            "expected_strokes": result.odds.value.e, "won": result.won,
             "finished": result.finished, "strokes": result.strokes,
             "given_p": result.given_p, "given_e": result.given_e,
             "states": st.states, "peak_bytes": st.peak_bytes, "seconds": round(st.seconds, 6),
-            "moves": [{"number": m.number, "move": m.move, "before": list(m.before),
-                       "chosen": list(m.chosen), "after": list(m.after), "best": m.best,
+            "moves": [{"number": m.number, "move": m.move, "before": _pair(m.before),
+                       "chosen": _pair(m.chosen), "after": _pair(m.after), "best": m.best,
                        "cost_p": m.cost_p, "cost_e": m.cost_e} for m in result.moves]}
+
+
+def _pair(value) -> list[float]:
+    """A value as the record's [p, e]."""
+    return [value.p, value.e]
 
 
 def _print(played, result) -> None:
@@ -110,8 +115,8 @@ def _print(played, result) -> None:
     card_style = style(con)
     start = result.odds
     con.print(f"[bold]review[/] · {played.rules.id} · perfect play without peeking from the "
-              f"start: win {100 * start.win_p:.1f}%, expected strokes "
-              f"{start.expected_strokes:.2f}")
+              f"start: win {100 * start.value.p:.1f}%, expected strokes "
+              f"{start.value.e:.2f}")
     con.print(f"{'':>4} {'move':<24} {'win before':>10} {'after':>7}  cost", markup=False)
     for m in result.moves:
         column = None if m.move < 0 else m.move + 1
@@ -119,7 +124,7 @@ def _print(played, result) -> None:
         what = describe_move(m.card, column, card_style)
         what.pad_right(max(0, 24 - len(what.plain)))
         line.append_text(what)
-        line.append(f" {100 * m.before[0]:>9.1f}% {100 * m.after[0]:>6.1f}%")
+        line.append(f" {100 * m.before.p:>9.1f}% {100 * m.after.p:>6.1f}%")
         if m.differs:
             best = describe_move(m.best_card, None if m.best < 0 else m.best + 1, card_style) \
                 if m.best_card is not None else Text("draw")

@@ -168,7 +168,7 @@ def odds_command(
     (stderr).
     """
     from golfstats.cli.progress import HonestProgress
-    from golfstats.odds import load_kernels, odds, resident
+    from golfstats.honest import load_kernels, odds, resident
     from golfstats.solver import solve
 
     con = console()
@@ -208,9 +208,9 @@ def odds_command(
         st = value.stats
         if value.resolved:
             honest = ("honest odds, the stock order unknown: " if has_stock else "") + \
-                f"win {100 * value.win_p:.2f}%"
-            if not math.isnan(value.expected_strokes):
-                honest += f", expected strokes {value.expected_strokes:.3f}"
+                f"win {100 * value.value.p:.2f}%"
+            if not math.isnan(value.value.e):
+                honest += f", expected strokes {value.value.e:.3f}"
         elif st.disk_error:
             honest = f"unresolved: no room for its layers of values on disk ({st.disk_error})"
         else:
@@ -248,8 +248,8 @@ def hint_command(
     win chance and the expected strokes of perfect play without peeking after it, best
     first, and a one-line reason.  It reads the stock only as a multiset, so the order of
     the board's Talon never changes it.  --peek gives the exact solver's next move, which
-    knows the order.  The rules of both are in golfstats/hint.py.  In Black Hole and All in
-    a Row nothing is hidden, and the hint is the exact solver's.
+    knows the order.  The rules of both are in golfstats/honest/hint.py and golfstats/solver.py.
+    In Black Hole and All in a Row nothing is hidden, and the hint is the exact solver's.
     """
     item = one_board(rules, boards)
     rules = item.rules
@@ -259,7 +259,7 @@ def hint_command(
     from rich.text import Text
 
     from golfstats.cli.progress import HonestProgress
-    from golfstats.hint import honest_hint
+    from golfstats.honest import honest_hint
     from golfstats.render import describe_move
 
     try:
@@ -268,8 +268,8 @@ def hint_command(
     except (RuntimeError, ValueError) as exc:
         report(f"internal error: {item.label}: {exc}")
         raise typer.Exit(1) from None
-    moves = [{"move": _honest_move_json(v), "win_p": v.win_p,
-              "expected_strokes": None if math.isnan(v.expected_strokes) else v.expected_strokes}
+    moves = [{"move": _honest_move_json(v), "win_p": v.value.p,
+              "expected_strokes": None if math.isnan(v.value.e) else v.value.e}
              for v in result.moves]
     if json_out:
         typer.echo(json.dumps({"board": item.label, "variant": rules.id, **result.to_record(),
@@ -284,16 +284,15 @@ def hint_command(
     for k, v in enumerate(result.moves):
         what = Text("draw") if v.card is None else describe_move(v.card, v.move + 1, card_style)
         what.pad_right(max(0, 24 - len(what.plain)))
-        what.append(f"  win {100 * v.win_p:5.1f}%" + ("" if math.isnan(v.expected_strokes) else
-                                                      f"   expected strokes {v.expected_strokes:6.2f}"))
+        what.append(f"  win {100 * v.value.p:5.1f}%" + ("" if math.isnan(v.value.e) else
+                                                        f"   expected strokes {v.value.e:6.2f}"))
         if k == 0:
             what.stylize("bold")
         con.print(what)
     con.print("why: " + result.explanation, markup=False)
     here = result.odds
-    strokes = "" if math.isnan(here.expected_strokes) else \
-        f", expected strokes {here.expected_strokes:.2f}"
-    con.print(f"this position: win {100 * here.win_p:.1f}%{strokes} ({here.stats.states:,} states)",
+    strokes = "" if math.isnan(here.value.e) else f", expected strokes {here.value.e:.2f}"
+    con.print(f"this position: win {100 * here.value.p:.1f}%{strokes} ({here.stats.states:,} states)",
               markup=False)
 
 
@@ -306,8 +305,8 @@ def _honest_move_json(value) -> dict:
 
 
 def _clairvoyant_hint(rules: Rules, item, json_out: bool) -> None:
-    from golfstats.hint import clairvoyant_hint
     from golfstats.render import card_name, describe_move
+    from golfstats.solver import clairvoyant_hint
 
     try:
         result = clairvoyant_hint(item.board, rules)

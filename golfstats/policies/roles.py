@@ -4,7 +4,7 @@ list of them), spelled once, here.
 A module outside ``golfstats.policies`` that needs a particular player names it by its
 role (the architecture test forbids declaring one anywhere else, and checks that each
 role names a registered policy).  No imports: the CLI reads these to print help, and
-``optimal_play`` reads its fallback without loading the registry's strategies.
+``honest.optimal`` reads its fallback without loading the registry's strategies.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ PERFECT_GOLFER = "optimal:goal=strokes"
 CLAIRVOYANT = "exact"
 #: Perfect play without peeking, under its default goal: the most wins (docs/honest-play.md).
 OPTIMAL = "optimal"
-#: The player of a deal whose optimal table is unresolved (``optimal_play``).
+#: The player of a deal whose optimal table is unresolved (``honest.optimal``).
 FALLBACK = "greedy"
 #: The study's sampling player, run beside the par reference (32 samples, successive halving).
 SAMPLING_POLICY = "sampling"

@@ -193,7 +193,7 @@ def lines_to_columns(lines: list[Line], record_moves: bool = False, **values) ->
 
 
 class HonestOptimum(Strategy):
-    """Perfect play without peeking (``golfstats.odds``, docs/honest-play.md): the exact
+    """Perfect play without peeking (``golfstats.honest``, docs/honest-play.md): the exact
     optimum for a player who sees everything but the stock order, for the policy's goal
     parameter (a ``goals.Goal``).  Each deal's row carries its exact ``win_p`` and, unless
     the goal is ``win`` (the chance of winning alone), ``expected_strokes`` (of the position at the
@@ -210,13 +210,13 @@ class HonestOptimum(Strategy):
             return (lines, [float(ln.won) if ln.resolved else None for ln in lines],
                     [float(ln.strokes) if ln.resolved else None for ln in lines])
         from golfstats.goals import Goal
-        from golfstats.optimal_play import play_optimal
+        from golfstats.honest import play_optimal
 
         goal = Goal(policy.param("goal"))
         plays = play_optimal(rules, boards, goal)
         return ([p.line for p in plays],
-                [p.odds.win_p if p.odds.resolved else None for p in plays],
-                [p.odds.expected_strokes if p.odds.resolved and goal.wants_strokes else None
+                [p.odds.value.p if p.odds.resolved else None for p in plays],
+                [p.odds.value.e if p.odds.resolved and goal.wants_strokes else None
                  for p in plays])
 
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
@@ -242,18 +242,9 @@ class HonestOptimum(Strategy):
             from golfstats.kernels.solve import solver_for
 
             return solver_for(True), deal_from_uniforms
-        from golfstats.goals import Goal
-        from golfstats.kernels.honest import play, reach, reachable, winp, wins
-        from golfstats.kernels.honest.solve import policy_values, solve_strokes
+        from golfstats.honest.optimal import compiled_entries
 
-        goal = Goal(policy.param("goal"))
-        if goal is Goal.STROKES:
-            return solve_strokes, play.play_strokes, deal_from_uniforms
-        passes = (wins.win_sets_within, reachable.reachable_heights, reach.reach_sets, winp.layer_step,
-                  deal_from_uniforms)
-        if goal is Goal.WIN:
-            return passes + (play.play_winp,)
-        return passes + (policy_values, play.play_win)
+        return (*compiled_entries(policy.param("goal")), deal_from_uniforms)
 
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """The first chain of the line it plays, and the draw after it: decided from the

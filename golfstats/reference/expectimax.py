@@ -1,6 +1,6 @@
 """The honest optimum, slowly: a plain memoised expectimax over the reference engine.
 
-This is the twin of ``golfstats.odds`` (the compiled kernel) and of the ``optimal``
+This is the twin of ``golfstats.honest.odds`` (the compiled kernel) and of the ``optimal``
 policy.  It computes ``docs/honest-play.md`` word for word, in its *first* formulation
 (move by move):
 

@@ -2,7 +2,7 @@
 optimum per plain king rule (``docs/honest-play.md``; results/README.md, "Estimators").
 
 Deals 0, 1, 2, ... of the study's seed (the first deals of every run of the study) are
-valued one by one: the chance of winning ``win_p`` exactly (``golfstats.odds``, goal win,
+valued one by one: the chance of winning ``win_p`` exactly (``golfstats.honest``, goal win,
 p alone) and the deal's clairvoyant share, the fraction of ``orders`` random orders of its
 stock (the same tableau and top; orders drawn from a generator seeded by (seed, deal))
 that the exact solver wins.  The same table of values then plays the honest optimum out

@@ -107,7 +107,7 @@ def value_deal(variant: str, seed: int, index: int, orders: int,
     stocks = stock_orders(board, seed, index, orders)
     won = sum(solve(Board(board.tableau, stock, board.foundation), rules, Goal.WIN).won for stock in stocks)
     value, strokes = honest_playouts(board, rules, stocks, max_bytes)
-    return {"deal_index": index, "win_p": value.win_p, "share": won / orders,
+    return {"deal_index": index, "win_p": value.value.p, "share": won / orders,
             "resolved": value.resolved, "states": value.stats.states,
             "peak_bytes": value.stats.peak_bytes,
             "seconds": time.perf_counter() - started, "order_strokes": strokes}
@@ -128,15 +128,15 @@ def strokes_deal(variant: str, seed: int, index: int, orders: int,
     one table of the deal; its exact expected strokes and chance of winning (none when
     the table did not fit ``max_bytes``)."""
     from golfstats.goals import Goal
-    from golfstats.optimal_play import play_orders
+    from golfstats.honest import play_orders
 
     rules, board = _deal(variant, seed, index)
     started = time.perf_counter()
     play = play_orders(board, rules, stock_orders(board, seed, index, orders), Goal.STROKES,
                        max_bytes=max_bytes)
     value = play.odds
-    return {"deal_index": index, "expected_strokes": value.expected_strokes if value.resolved else None,
-            "win_p": value.win_p if value.resolved else None, "resolved": value.resolved,
+    return {"deal_index": index, "expected_strokes": value.value.e if value.resolved else None,
+            "win_p": value.value.p if value.resolved else None, "resolved": value.resolved,
             "states": value.stats.states, "peak_bytes": value.stats.peak_bytes,
             "max_bytes": int(max_bytes), "seconds": time.perf_counter() - started,
             "order_strokes": [int(x) for x in play.strokes] if value.resolved else []}
@@ -148,7 +148,7 @@ def honest_playouts(board, rules, stocks: list[tuple], max_bytes: int):
     did not fit ``max_bytes``)."""
     from golfstats.cores import value_threads
     from golfstats.goals import Goal
-    from golfstats.optimal_play import play_orders
+    from golfstats.honest import play_orders
 
     play = play_orders(board, rules, stocks, Goal.WIN, max_bytes=max_bytes, threads=value_threads())
     return play.odds, [int(s) for s in play.strokes] if play.odds.resolved else []
@@ -193,7 +193,7 @@ def warm_deal_kernels(variants: tuple[str, ...], seed: int) -> None:
     """Load the kernels a deal of each of ``variants`` is valued with: the exact solver's,
     and the honest kernels' of goal win (every order kept) and goal strokes (a few tenths
     of a second each once compiled; a cold cache compiles them here)."""
-    from golfstats.odds import Keep, load_kernels
+    from golfstats.honest import Keep, load_kernels
     from golfstats.solver import solve
 
     for variant in variants:

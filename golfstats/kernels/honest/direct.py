@@ -1,6 +1,6 @@
 """The honest expectimax of a small position, directly: the doc's recursion around draws
 (``docs/honest-play.md``, "The same computation, organised around draws") as a memoised
-depth-first search, for positions with few stock cards left (``honest_table`` picks it
+depth-first search, for positions with few stock cards left (``honest.table`` picks it
 with at most ``DIRECT_MAX_STOCK`` stock cards when no table is kept; else the tables of
 ``solve``).
 
@@ -26,7 +26,7 @@ state after it, so below it only the fewest-cards endpoints are valued (the doc'
 where nothing can be won).  The cost is about the reachable drawn-from states times their
 kinds and endpoints: it grows threefold or more a stock card, faster than the tables'
 (docs/honest-play.md, "Small positions: the direct search").  A search that reaches
-``max_states`` stops and says so (not resolved; ``honest_table`` then asks the tables,
+``max_states`` stops and says so (not resolved; ``honest.table`` then asks the tables,
 which report the position unresolved if it is over their budget too).  No I/O, no RNG.
 """
 

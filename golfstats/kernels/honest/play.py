@@ -3,7 +3,8 @@
 At the start and after every draw the player lists the chain endpoints a draw may follow
 (``chains.enumerate_chains``, ``chain_candidates``), values each, picks one by the doc's
 rule on the set (ties last: the first in enumeration order), plays the chain and draws.
-An unresolved deal falls back to the ``greedy`` player (``golfstats.odds``).  No I/O, no RNG.
+An unresolved deal is played by the registry's fallback (``golfstats.honest.optimal``).
+No I/O, no RNG.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 from golfstats.kernels.constants import DRAW
 from golfstats.kernels.core import powers
 from golfstats.kernels.golf.chains import chain_candidates, chain_moves, enumerate_chains
+from golfstats.kernels.honest.inputs import Root
 from golfstats.kernels.honest.policy import p_of, policy_value
 from golfstats.kernels.honest.space import (
     COLUMNS,
@@ -87,7 +89,7 @@ def play_strokes(kt, exposed, heights0, top0, stock, path, moves_out):
 
 @nb.njit(cache=True, nogil=True)
 def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
-    """Play the deal (stock in draw order, kinds) with the values of ``solve_win``.
+    """Play the deal (stock in draw order, kinds) with the values of ``honest.solve.solve_win``.
 
     At the start and after every draw it lists the chain endpoints a draw may follow
     (``chains.enumerate_chains``, ``chain_candidates``), gives each its p (1 cleared, 0 out
@@ -104,6 +106,7 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
         m0[stock[i]] += 1
     pw, full, g_size = powers(heights0)
     pwd, size, order, layer_start = d_codes(m0)
+    position = Root(kt, exposed, heights0, top0, m0)
     heights = heights0.copy()
     top = top0
     k = 0
@@ -126,8 +129,8 @@ def play_win(kt, exposed, heights0, top0, stock, sol, pt, moves_out):
                 elif k == n:
                     vp[ci], ve[ci] = 0.0, float(left[ci])
                 else:
-                    vp[ci], ve[ci], pt = policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol,
-                                                      dense[ci], d, k)
+                    vp[ci], ve[ci], pt = policy_value(pt, position, pw, pwd, n, sol, dense[ci], d,
+                                                      k)
                     if np.isnan(vp[ci]):
                         return 1, False, 0, n_moves
             else:

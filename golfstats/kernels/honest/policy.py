@@ -206,14 +206,16 @@ def choose(tab, meta, ends, at, cnt, d, j, n, sol, dead, m0, pwd):
 
 
 @nb.njit(cache=True, nogil=True)
-def policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, g, d, j):
-    """The policy's (p, e) of drawing at the state (dense code g, D-code d, |D| = j < n),
-    memoised with everything it needs.  Returns ``(p, e, pt)`` (NaN once failed).
+def policy_value(pt, root, pw, pwd, n, sol, g, d, j):
+    """The policy's (p, e) of drawing at the state (dense code g, D-code d, |D| = j < n)
+    below the position ``root`` (``inputs``), memoised with everything it needs.  Returns
+    ``(p, e, pt)`` (NaN once failed).
 
     The table's arrays are taken out of ``pt`` once: the depth-first walk below calls only
     inlined helpers on plain arrays (tuples of arrays passed on every call cost more
     than the work).  A frame below a state that cannot be won is pooled (``fz``): its
     D-code is canonical and ``fj`` is not used."""
+    kt, exposed, heights0, _, m0 = root
     tab, meta, ecache, epool, mark, dead = pt
     dr, cum, off, vals, hmap = sol
     g_size = meta[GSIZE]
@@ -299,7 +301,7 @@ def position_value(pt, root, pw, pwd, n, sol, gp, u, d, j):
     """The policy's (p, e) at a position below ``root`` (``inputs``; packed heights gp,
     top u, D-code d, |D| = j): the choice among its chain endpoints.  Returns
     ``(p, e, pt)`` (NaN once failed)."""
-    kt, exposed, heights0, _, m0 = root
+    kt, exposed, _, _, m0 = root
     ends = np.empty(64, np.int64)
     cnt, ends = chain_ends(kt, exposed, pw, gp, u, pt[4], ends, 0)
     while True:
@@ -307,6 +309,6 @@ def position_value(pt, root, pw, pwd, n, sol, gp, u, d, j):
                                                 m0, pwd)
         if status == 0:
             return p, e, pt
-        vp, ve, pt = policy_value(pt, kt, exposed, heights0, pw, m0, pwd, n, sol, need, d, j)
+        vp, ve, pt = policy_value(pt, root, pw, pwd, n, sol, need, d, j)
         if np.isnan(vp):
             return np.nan, np.nan, pt

@@ -1,6 +1,6 @@
 """The ``optimal`` policy played out: one deal's table on any number of stock orders.
 
-``play_orders(board, rules, orders, goal)`` values the deal once (``golfstats.odds``)
+``play_orders(board, rules, orders, goal)`` values the deal once (``honest.odds``)
 and plays the optimal policy on each given order of its stock from that one table: the
 policy reads only the multiset, and the order only turns the cards.  ``play_optimal``
 plays deals on their own orders (the ``optimal`` policy's rows).
@@ -26,7 +26,8 @@ from golfstats.cards import kind
 from golfstats.deals import DealBatch, board_from_cards
 from golfstats.engine import DRAW, Line
 from golfstats.goals import Goal
-from golfstats.odds import Keep, Odds, odds
+from golfstats.honest.odds import Odds, odds
+from golfstats.honest.table import Keep
 from golfstats.policies.roles import FALLBACK
 from golfstats.policies.spec import parse_policy
 from golfstats.rules import Rules
@@ -56,6 +57,20 @@ class OptimalPlay:
     line: Line
     odds: Odds
     fallback: str = ""
+
+
+def compiled_entries(goal: Goal | str) -> tuple:
+    """The compiled functions valuing a deal and playing it out for ``goal`` run (the
+    passes of its value, then its play-out), for ``kernels.is_cached``."""
+    from golfstats.kernels.honest import play, reach, reachable, solve, winp, wins
+
+    goal = Goal(goal)
+    if goal is Goal.STROKES:
+        return solve.solve_strokes, play.play_strokes
+    passes = (wins.win_sets_within, reachable.reachable_heights, reach.reach_sets, winp.layer_step)
+    if goal is Goal.WIN:
+        return (*passes, play.play_winp)
+    return (*passes, solve.policy_values, play.play_win)
 
 
 def _kinds(board: Board, order: Sequence[int]) -> np.ndarray:

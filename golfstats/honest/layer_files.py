@@ -1,5 +1,5 @@
 """The honest value pass's two layers of p in files, for a position whose layers do not fit
-in the memory budget (``kernels.honest.solve.solve_win``'s ``layers``).
+in the memory budget (``honest.solve.solve_win``'s ``layers``).
 
 Each layer is a temporary file (unlinked at once, so nothing is left behind) mapped
 shared into memory: the kernel reads and writes it as an array, pages it hands back

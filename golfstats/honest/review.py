@@ -1,6 +1,6 @@
 """A game's post-mortem: every move of a played game against perfect play without peeking.
 
-``review(board, rules, moves)`` values the deal ONCE (``golfstats.odds``, goal
+``review(board, rules, moves)`` values the deal ONCE (``honest.odds``, goal
 ``win-strokes`` with ``Keep.ALL``: every chance of winning and the policy's memo of expected
 strokes) and then walks the game: at each position the honest value before the move (the
 value of perfect play from there, for a player who knows the multiset of the stock but not
@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from golfstats.board import Board
-from golfstats.cards import format_card, kind
+from golfstats.cards import format_card
 from golfstats.engine import DRAW, Position, apply, is_won, legal_moves
 from golfstats.goals import TOL, Goal
-from golfstats.odds import Keep, Odds, odds
+from golfstats.honest.odds import Odds, odds
+from golfstats.honest.table import Keep, Table
+from golfstats.honest.value import Value
 from golfstats.rules import Rules
 
 
@@ -47,7 +47,7 @@ class Game:
 
 @dataclass(frozen=True)
 class MoveReview:
-    """One move of the game.  ``before``: (p, e) of the position (perfect play from
+    """One move of the game.  ``before``: the value of the position (perfect play from
     here); ``chosen``: of the move played; ``after``: of the position after it (for a draw,
     once its card is known); ``best``: the best legal move (engine move), ``best_card``
     the card it plays (None for a draw); ``cost_p`` = before p - chosen p, ``cost_e`` =
@@ -56,9 +56,9 @@ class MoveReview:
     number: int
     move: int
     card: int
-    before: tuple[float, float]
-    chosen: tuple[float, float]
-    after: tuple[float, float]
+    before: Value
+    chosen: Value
+    after: Value
     best: int
     best_card: int | None
     cost_p: float
@@ -93,8 +93,8 @@ class Review:
     @property
     def chances(self) -> list[float]:
         """The chance of winning before each move, then after the last."""
-        out = [m.before[0] for m in self.moves]
-        return out + ([self.moves[-1].after[0]] if self.moves else [self.odds.win_p])
+        out = [m.before.p for m in self.moves]
+        return out + ([self.moves[-1].after.p] if self.moves else [self.odds.value.p])
 
 
 def game_from_record(record: object, parse_variant, parse_board) -> Game:
@@ -161,54 +161,29 @@ def review(game: Game, max_bytes: int | None = None, progress=None, threads: int
         raise RuntimeError(f"the deal's table is over the memory budget (needs about "
                            f"{start.stats.peak_bytes / 1e9:.2f} GB)")
     table = start.table
-    kt, exposed = table.kt, table.arrays.exposed
-    heights = table.arrays.heights.copy()
-    top = table.top_id
-    drawn: list[int] = []
     pos = board.position()
     out = []
-    before = (start.win_p, start.expected_strokes)
+    before = start.value
     for number, move in enumerate(game.moves, 1):
-        values = _move_values(table, rules, pos, heights, top, drawn)
+        values = _move_values(table, rules, pos)
         chosen = values[move]
-        best = next((m for m, v in values.items() if _same(v, before)), move)
+        best = next((m for m, v in values.items() if v.ties(before)), move)
         card = pos.stock[0] if move == DRAW else pos.tableau[move][-1]
         best_card = None if best == DRAW else pos.tableau[best][-1]
-        if move == DRAW:
-            top = int(kt.drawn[kind(card)])
-            drawn.append(kind(card))
-        else:
-            top = int(kt.play_next[top, exposed[move, heights[move]]])
-            heights[move] -= 1
         pos = apply(rules, pos, move)
-        after = table.value_at(heights, top, np.array(drawn, np.int64))
+        after = table.value(pos)
         out.append(MoveReview(number, move, card, before, chosen, after, best, best_card,
-                              before[0] - chosen[0], chosen[1] - before[1]))
+                              before.p - chosen.p, chosen.e - before.e))
         before = after
     return Review(start, tuple(out), is_won(pos), _strokes(pos),
                   is_won(pos) or not legal_moves(rules, pos))
 
 
-def _same(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    return abs(a[0] - b[0]) <= TOL and abs(a[1] - b[1]) <= TOL
-
-
-def _move_values(table, rules: Rules, pos: Position, heights, top: int, drawn: list[int]
-                 ) -> dict[int, tuple[float, float]]:
-    """(p, e) after every legal move: a play's the position after it, a draw's the state
-    about to draw (its expectation over the kinds left)."""
-    kt, exposed = table.kt, table.arrays.exposed
-    values = {}
-    d = np.array(drawn, np.int64)
-    for move in legal_moves(rules, pos):
-        if move == DRAW:
-            values[move] = table.draw_value(heights, d)
-            continue
-        h = heights.copy()
-        t = int(kt.play_next[top, exposed[move, h[move]]])
-        h[move] -= 1
-        values[move] = table.value_at(h, t, d)
-    return values
+def _move_values(table: Table, rules: Rules, pos: Position) -> dict[int, Value]:
+    """The value after every legal move: a play's the position after it, a draw's the
+    expectation over the kinds it may turn."""
+    return {move: table.draw_value(pos) if move == DRAW else table.value(apply(rules, pos, move))
+            for move in legal_moves(rules, pos)}
 
 
 def _strokes(pos: Position) -> int:
@@ -224,14 +199,14 @@ def chart(result: Review):
     ax = fig.add_subplot()
     ys = [100 * p for p in result.chances]
     ax.step(range(len(ys)), ys, where="post", color="#17becf", label="chance of winning")
-    lost = [(m.number - 1, 100 * m.before[0]) for m in result.moves if m.cost_p > TOL]
+    lost = [(m.number - 1, 100 * m.before.p) for m in result.moves if m.cost_p > TOL]
     if lost:
         ax.scatter(*zip(*lost, strict=True), color="#d62728", zorder=3,
                    label="a move that gave chance away")
     ax.set_xlabel("move")
     ax.set_ylabel("chance of winning (%)")
     ax.set_ylim(-3, 103)
-    ax.set_title(f"{100 * result.odds.win_p:.1f}% at the start; "
+    ax.set_title(f"{100 * result.odds.value.p:.1f}% at the start; "
                  f"{100 * result.given_p:.1f} points of win chance given away")
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
