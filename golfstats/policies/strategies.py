@@ -37,10 +37,18 @@ def _batch_columns(out, states, elapsed: float, moves=None) -> dict:
 
 
 class CompiledPlayer(Strategy):
-    """An honest player compiled in ``kernels.players.playout`` under the id ``kernel``."""
+    """An honest player compiled in ``kernels.players.playout``: its plan function, named
+    ``"package.module:function"`` (the contract is ``playout``'s), and the one it plays in
+    a game without a stock (``stockless``; default the same).  The play-out's entries are
+    made from the name (``playout.entries``): a new compiled player is its plan function
+    and this, nothing else in the kernels."""
 
-    def __init__(self, kernel: int):
-        self.kernel = kernel
+    def __init__(self, plan: str, stockless: str | None = None):
+        self.plan_name = plan
+        self.stockless_name = stockless or plan
+
+    def _player(self, stockless: bool) -> str:
+        return self.stockless_name if stockless else self.plan_name
 
     def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
         """``seconds``: the compiled loop plays a whole batch in one call, so the batch
@@ -60,7 +68,8 @@ class CompiledPlayer(Strategy):
         moves = np.zeros((n if record_moves else 1, width), np.int64)
         kv, kb = solver_scratch(tables.stride)
         started = time.perf_counter()
-        play_batch(self.kernel, _kernel_params(policy), kernel_tables(tables), batch.cards,
+        kt = kernel_tables(tables)
+        play_batch(self._player(kt.stockless), _kernel_params(policy), kt, batch.cards,
                    batch.keys, layout.columns, layout.height, layout.start.code,
                    max(tables.index_any, 0), kv, kb, out, moves, record_moves)
         elapsed = time.perf_counter() - started
@@ -80,8 +89,9 @@ class CompiledPlayer(Strategy):
         kv, kb = solver_scratch(tables.stride)
         moves = np.empty(int(arrays.heights.sum()) + len(board.stock) + 2, np.int64)
         started = time.perf_counter()
+        kt = kernel_tables(tables)
         status, won, strokes, points, draws, n, longest, truncated = play_hand(
-            self.kernel, _kernel_params(policy), kernel_tables(tables), arrays.exposed,
+            self._player(kt.stockless), _kernel_params(policy), kt, arrays.exposed,
             arrays.heights, arrays.stock, arrays.top, key, kv, kb, moves)
         if status != 0:
             raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
@@ -94,7 +104,7 @@ class CompiledPlayer(Strategy):
         from golfstats.kernels.dealing import deal_from_uniforms
         from golfstats.kernels.players.playout import entries
 
-        return entries(self.kernel, not rules.layout.has_stock)[0], deal_from_uniforms
+        return entries(self._player(not rules.layout.has_stock)).batch, deal_from_uniforms
 
     def plan(self, policy, rules, board, key=0, goal="strokes"):
         """Only the visible position reaches the kernel: the stock as counts of kinds."""
@@ -109,9 +119,10 @@ class CompiledPlayer(Strategy):
         arrays = board_arrays(board, tables)
         kv, kb = solver_scratch(tables.stride)
         out = np.empty(int(arrays.heights.sum()) + len(board.stock) + 2, np.int64)
-        n, _ = plan_now(self.kernel, _kernel_params(policy), kernel_tables(tables), arrays.exposed,
-                      arrays.heights.copy(), arrays.top, len(board.stock),
-                      unseen_counts(arrays.stock), new_state(key), kv, kb, out)
+        kt = kernel_tables(tables)
+        n, _ = plan_now(self._player(kt.stockless), _kernel_params(policy), kt, arrays.exposed,
+                        arrays.heights.copy(), arrays.top, len(board.stock),
+                        unseen_counts(arrays.stock), new_state(key), kv, kb, out)
         return [int(m) for m in out[:n]]
 
 
