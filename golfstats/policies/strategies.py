@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from golfstats.engine import Line
+from golfstats.goals import Goal
 from golfstats.policies.spec import Policy, Strategy
 
 
@@ -50,7 +51,8 @@ class CompiledPlayer(Strategy):
     def _player(self, stockless: bool) -> str:
         return self.stockless_name if stockless else self.plan_name
 
-    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+    def play_deals(self, policy, rules, batch, goal: Goal = Goal.STROKES,
+                   record_moves=False):
         """``seconds``: the compiled loop plays a whole batch in one call, so the batch
         time is divided evenly."""
         import numpy as np
@@ -77,7 +79,7 @@ class CompiledPlayer(Strategy):
             raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
         return _batch_columns(out, np.zeros(n, np.int64), elapsed, moves if record_moves else None)
 
-    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+    def play_board(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         import numpy as np
 
         from golfstats.kernels.players.playout import play_hand
@@ -106,7 +108,7 @@ class CompiledPlayer(Strategy):
 
         return entries(self._player(not rules.layout.has_stock)).batch, deal_from_uniforms
 
-    def plan(self, policy, rules, board, key=0, goal="strokes"):
+    def plan(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         """Only the visible position reaches the kernel: the stock as counts of kinds."""
         import numpy as np
 
@@ -132,13 +134,13 @@ class ClairvoyantSolver(Strategy):
 
     takes_goal = True
 
-    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+    def play_deals(self, policy, rules, batch, goal: Goal = Goal.STROKES,
+                   record_moves=False):
         """The whole batch solved and scored in one compiled call
         (``kernels.players.exact``): the rows of ``play_board`` deal by deal, but for
         ``seconds``, the batch time divided evenly."""
         import numpy as np
 
-        from golfstats.goals import Goal
         from golfstats.kernels.constants import R_STATUS, RESULT_ROW, STOCKLESS_MAX_STATES
         from golfstats.kernels.players.exact import exact_batch
         from golfstats.kernels.rule_tables import kernel_tables, tables_for
@@ -161,7 +163,7 @@ class ClairvoyantSolver(Strategy):
             raise RuntimeError("the exact solver's line does not replay (internal error)")
         return _batch_columns(out, states, elapsed, moves if record_moves else None)
 
-    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+    def play_board(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         from golfstats.solver import solve
 
         return solve(board, rules, goal)
@@ -172,7 +174,7 @@ class ClairvoyantSolver(Strategy):
 
         return exact_batch(not rules.layout.has_stock), deal_from_uniforms
 
-    def plan(self, policy, rules, board, key=0, goal="strokes"):
+    def plan(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         """The optimal line up to and including its first draw."""
         out = []
         for move in self.play_board(policy, rules, board, key, goal).moves:
@@ -220,7 +222,6 @@ class HonestOptimum(Strategy):
             lines = [solve(board, rules) for board in boards]
             return (lines, [float(ln.won) if ln.resolved else None for ln in lines],
                     [float(ln.strokes) if ln.resolved else None for ln in lines])
-        from golfstats.goals import Goal
         from golfstats.optimal_play import play_optimal
 
         goal = Goal(policy.param("goal"))
@@ -230,7 +231,8 @@ class HonestOptimum(Strategy):
                 [p.odds.expected_strokes if p.odds.resolved and goal.wants_strokes else None
                  for p in plays])
 
-    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+    def play_deals(self, policy, rules, batch, goal: Goal = Goal.STROKES,
+                   record_moves=False):
         """``seconds``: each deal's own time (its table and its play)."""
         import numpy as np
 
@@ -241,7 +243,7 @@ class HonestOptimum(Strategy):
         return lines_to_columns(lines, record_moves, win_p=np.array(win_p, dtype=object),
                                 expected_strokes=np.array(expected, dtype=object))
 
-    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+    def play_board(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         return self._plays(policy, rules, [board])[0][0]
 
     def kernels(self, policy, rules):
@@ -253,7 +255,6 @@ class HonestOptimum(Strategy):
             from golfstats.kernels.solve import solver_for
 
             return solver_for(True), deal_from_uniforms
-        from golfstats.goals import Goal
         from golfstats.kernels.honest import play, reach, reachable, winp, wins
         from golfstats.kernels.honest.solve import policy_values, solve_strokes
 
@@ -266,7 +267,7 @@ class HonestOptimum(Strategy):
             return passes + (play.play_winp,)
         return passes + (policy_values, play.play_win)
 
-    def plan(self, policy, rules, board, key=0, goal="strokes"):
+    def plan(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         """The first chain of the line it plays, and the draw after it: decided from the
         tableau, the top and the multiset of the stock (the order only turns cards later)."""
         out = []
