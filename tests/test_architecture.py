@@ -249,3 +249,31 @@ def test_callers_never_reach_past_the_honest_package():
                  if not name.startswith(("golfstats.honest", "golfstats.kernels"))
                  for t in _imports(name, path, mods) if t.startswith("golfstats.kernels.honest"))
     assert not bad
+
+
+def test_a_goal_is_typed_goal():
+    """A goal travels as ``goals.Goal`` through policies, runs and positions: no parameter
+    or field named ``goal`` is annotated ``str`` or defaults to a goal's string (a string
+    becomes a ``Goal`` where it comes in: the CLI, run.json)."""
+    from golfstats.goals import Goal
+
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            named = []
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                a = node.args
+                positional = a.posonlyargs + a.args
+                defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+                named = [(arg, d) for arg, d in zip(positional + a.kwonlyargs,
+                                                    defaults + list(a.kw_defaults), strict=True)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                named = [(ast.arg(node.target.id, node.annotation), node.value)]
+            for arg, default in named:
+                if arg.arg != "goal":
+                    continue
+                annotation = ast.unparse(arg.annotation) if arg.annotation else ""
+                if annotation.replace(" ", "") in ("str", "str|None", "Optional[str]") or (
+                        isinstance(default, ast.Constant) and default.value in set(Goal)):
+                    found.append(f"{_where(path, node.lineno)} {annotation or default.value}")
+    assert not found

@@ -103,7 +103,7 @@ def simulate(
     except PolicyError as exc:
         fail(str(exc))
     given = Settings(rules=rules, policies=policies, n=n, seed=seed,
-                     goal=goal.value if goal else None, chunk_size=chunk_size)
+                     goal=goal, chunk_size=chunk_size)
     if resume:
         run_dir = out or default_out_dir(rules or resolve_rules(None), n or DEFAULT_N,
                                          DEFAULT_SEED if seed is None else seed)
@@ -123,7 +123,7 @@ def simulate(
              "optimal:goal=...")
     config = SimConfig(rules=rules, policies=policies, n=given.n or DEFAULT_N,
                        seed=DEFAULT_SEED if given.seed is None else given.seed,
-                       goal=given.goal or Goal.STROKES.value,
+                       goal=given.goal or Goal.STROKES,
                        workers=workers if workers is not None else (os.cpu_count() or 1),
                        chunk_size=given.chunk_size, out=out, resume=resume, backend=backend.value,
                        scheduler=scheduler)

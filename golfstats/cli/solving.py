@@ -374,7 +374,7 @@ def play_command(
     used_key = item.key if key is None else key
     try:
         with Activity(f"playing {item.label} with {chosen.spec}"):
-            line = play_board(rules, chosen, item.board, used_key, goal.value)
+            line = play_board(rules, chosen, item.board, used_key, goal)
     except (RuntimeError, ValueError) as exc:
         report(f"internal error: {item.label}: {exc}")
         raise typer.Exit(1) from None

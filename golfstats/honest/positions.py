@@ -21,6 +21,7 @@ from golfstats.board import Board
 from golfstats.cards import format_card
 from golfstats.engine import apply, is_over, legal_moves
 from golfstats.engine import start_position as _start
+from golfstats.goals import Goal
 
 if TYPE_CHECKING:
     from golfstats.policies import Policy
@@ -42,7 +43,7 @@ class MidGame:
 
 
 def position_after(rules: Rules, board: Board, policy: Policy, moves: int, key: int = 0,
-                   goal: str = "strokes") -> MidGame:
+                   goal: Goal = Goal.STROKES) -> MidGame:
     """``board`` after the first ``moves`` moves of ``policy`` (key and goal as in
     ``policies.play_board``).  ``PositionError`` when the hand ends in fewer moves, or
     when board text cannot hold the position's top (module doc)."""

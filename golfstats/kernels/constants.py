@@ -40,10 +40,6 @@ RESULT_ROW = ("status", "won", "strokes", "points", "draws", "n_moves", "longest
               "truncated")
 R_STATUS, R_WON, R_STROKES, R_POINTS, R_DRAWS, R_N_MOVES, R_LONGEST, R_TRUNCATED = range(8)
 
-#: Ids of the compiled players (``kernels.players.playout`` dispatches on them; the policy
-#: registry in ``golfstats.policies`` names them).
-RANDOM, GREEDY, LOOKAHEAD, SAMPLING = 0, 1, 2, 3
-
 #: State budget of one stockless search (Black Hole, All in a Row) inside a player or
 #: the solver: its hash set then holds at most 2**26 keys (512 MB).  A search that
 #: reaches it stops and reports the position unresolved (``TRUNCATED``).

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from golfstats.goals import Goal
 from golfstats.policies import registry  # noqa: F401  (importing it registers the policies)
 from golfstats.policies.roles import (
     CLAIRVOYANT,
@@ -58,7 +59,7 @@ def policies_from_names(names) -> tuple[Policy, ...]:
     return tuple(parse_policy(name) for name in names)
 
 
-def play_deals(rules: Rules, policy: Policy, batch: DealBatch, goal: str = "strokes",
+def play_deals(rules: Rules, policy: Policy, batch: DealBatch, goal: Goal = Goal.STROKES,
                record_moves: bool = False) -> dict:
     """Play every deal of ``batch``: one array per played column (``runs.schema.PLAYED``) and per value
     column the policy declares (and ``move_list``, a list of int arrays, with
@@ -67,12 +68,13 @@ def play_deals(rules: Rules, policy: Policy, batch: DealBatch, goal: str = "stro
 
 
 def play_board(rules: Rules, policy: Policy, board: Board, key: int = 0,
-               goal: str = "strokes") -> Line:
+               goal: Goal = Goal.STROKES) -> Line:
     """Play ``board`` (a deal or a mid-game position) to the end of the hand."""
     return policy.info.strategy.play_board(policy, rules, board, key, goal)
 
 
-def plan(rules: Rules, policy: Policy, board: Board, key: int = 0, goal: str = "strokes") -> list[int]:
+def plan(rules: Rules, policy: Policy, board: Board, key: int = 0,
+         goal: Goal = Goal.STROKES) -> list[int]:
     """What ``policy`` decides to do now in ``board``: a chain of plays, maybe then a draw.
     Honest policies are given only the visible position; the stock order is not passed."""
     return policy.info.strategy.plan(policy, rules, board, key, goal)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from golfstats.goals import Goal
+
 
 class PolicyError(ValueError):
     """An unknown policy name or a bad parameter."""
@@ -25,20 +27,22 @@ class Strategy:
     * ``kernels(policy, rules) -> tuple``: its compiled entry points under ``rules``.
 
     Honest strategies are handed only the visible position: the stock order never
-    reaches their decisions.  ``takes_goal``: the ``goal`` argument means something to
-    it (only the clairvoyant solver's; others ignore it, so commands refuse a goal no
-    chosen policy takes).
+    reaches their decisions.  ``goal`` is a ``goals.Goal`` (parsed where it comes in: the
+    CLI, run.json).  ``takes_goal``: the ``goal`` argument means something to it (only
+    the clairvoyant solver's; others ignore it, so commands refuse a goal no chosen policy
+    takes).
     """
 
     takes_goal = False
 
-    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False) -> dict:
+    def play_deals(self, policy, rules, batch, goal: Goal = Goal.STROKES,
+                   record_moves=False) -> dict:
         raise NotImplementedError
 
-    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+    def play_board(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         raise NotImplementedError
 
-    def plan(self, policy, rules, board, key=0, goal="strokes") -> list[int]:
+    def plan(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES) -> list[int]:
         raise NotImplementedError
 
     def kernels(self, policy, rules) -> tuple:

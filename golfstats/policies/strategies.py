@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from golfstats.engine import Line
+from golfstats.goals import Goal
 from golfstats.policies.spec import Policy, Strategy
 
 
@@ -37,12 +38,21 @@ def _batch_columns(out, states, elapsed: float, moves=None) -> dict:
 
 
 class CompiledPlayer(Strategy):
-    """An honest player compiled in ``kernels.players.playout`` under the id ``kernel``."""
+    """An honest player compiled in ``kernels.players.playout``: its plan function, named
+    ``"package.module:function"`` (the contract is ``playout``'s), and the one it plays in
+    a game without a stock (``stockless``; default the same).  The play-out's entries are
+    made from the name (``playout.entries``): a new compiled player is its plan function
+    and this, nothing else in the kernels."""
 
-    def __init__(self, kernel: int):
-        self.kernel = kernel
+    def __init__(self, plan: str, stockless: str | None = None):
+        self.plan_name = plan
+        self.stockless_name = stockless or plan
 
-    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+    def _player(self, stockless: bool) -> str:
+        return self.stockless_name if stockless else self.plan_name
+
+    def play_deals(self, policy, rules, batch, goal: Goal = Goal.STROKES,
+                   record_moves=False):
         """``seconds``: the compiled loop plays a whole batch in one call, so the batch
         time is divided evenly."""
         import numpy as np
@@ -60,7 +70,8 @@ class CompiledPlayer(Strategy):
         moves = np.zeros((n if record_moves else 1, width), np.int64)
         kv, kb = solver_scratch(tables.stride)
         started = time.perf_counter()
-        play_batch(self.kernel, _kernel_params(policy), kernel_tables(tables), batch.cards,
+        kt = kernel_tables(tables)
+        play_batch(self._player(kt.stockless), _kernel_params(policy), kt, batch.cards,
                    batch.keys, layout.columns, layout.height, layout.start.code,
                    max(tables.index_any, 0), kv, kb, out, moves, record_moves)
         elapsed = time.perf_counter() - started
@@ -68,7 +79,7 @@ class CompiledPlayer(Strategy):
             raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
         return _batch_columns(out, np.zeros(n, np.int64), elapsed, moves if record_moves else None)
 
-    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+    def play_board(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         import numpy as np
 
         from golfstats.kernels.players.playout import play_hand
@@ -80,8 +91,9 @@ class CompiledPlayer(Strategy):
         kv, kb = solver_scratch(tables.stride)
         moves = np.empty(int(arrays.heights.sum()) + len(board.stock) + 2, np.int64)
         started = time.perf_counter()
+        kt = kernel_tables(tables)
         status, won, strokes, points, draws, n, longest, truncated = play_hand(
-            self.kernel, _kernel_params(policy), kernel_tables(tables), arrays.exposed,
+            self._player(kt.stockless), _kernel_params(policy), kt, arrays.exposed,
             arrays.heights, arrays.stock, arrays.top, key, kv, kb, moves)
         if status != 0:
             raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
@@ -94,9 +106,9 @@ class CompiledPlayer(Strategy):
         from golfstats.kernels.dealing import deal_from_uniforms
         from golfstats.kernels.players.playout import entries
 
-        return entries(self.kernel, not rules.layout.has_stock)[0], deal_from_uniforms
+        return entries(self._player(not rules.layout.has_stock)).batch, deal_from_uniforms
 
-    def plan(self, policy, rules, board, key=0, goal="strokes"):
+    def plan(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         """Only the visible position reaches the kernel: the stock as counts of kinds."""
         import numpy as np
 
@@ -109,9 +121,10 @@ class CompiledPlayer(Strategy):
         arrays = board_arrays(board, tables)
         kv, kb = solver_scratch(tables.stride)
         out = np.empty(int(arrays.heights.sum()) + len(board.stock) + 2, np.int64)
-        n, _ = plan_now(self.kernel, _kernel_params(policy), kernel_tables(tables), arrays.exposed,
-                      arrays.heights.copy(), arrays.top, len(board.stock),
-                      unseen_counts(arrays.stock), new_state(key), kv, kb, out)
+        kt = kernel_tables(tables)
+        n, _ = plan_now(self._player(kt.stockless), _kernel_params(policy), kt, arrays.exposed,
+                        arrays.heights.copy(), arrays.top, len(board.stock),
+                        unseen_counts(arrays.stock), new_state(key), kv, kb, out)
         return [int(m) for m in out[:n]]
 
 
@@ -121,13 +134,13 @@ class ClairvoyantSolver(Strategy):
 
     takes_goal = True
 
-    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+    def play_deals(self, policy, rules, batch, goal: Goal = Goal.STROKES,
+                   record_moves=False):
         """The whole batch solved and scored in one compiled call
         (``kernels.players.exact``): the rows of ``play_board`` deal by deal, but for
         ``seconds``, the batch time divided evenly."""
         import numpy as np
 
-        from golfstats.goals import Goal
         from golfstats.kernels.constants import R_STATUS, RESULT_ROW, STOCKLESS_MAX_STATES
         from golfstats.kernels.players.exact import exact_batch
         from golfstats.kernels.rule_tables import kernel_tables, tables_for
@@ -150,7 +163,7 @@ class ClairvoyantSolver(Strategy):
             raise RuntimeError("the exact solver's line does not replay (internal error)")
         return _batch_columns(out, states, elapsed, moves if record_moves else None)
 
-    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+    def play_board(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         from golfstats.solver import solve
 
         return solve(board, rules, goal)
@@ -161,7 +174,7 @@ class ClairvoyantSolver(Strategy):
 
         return exact_batch(not rules.layout.has_stock), deal_from_uniforms
 
-    def plan(self, policy, rules, board, key=0, goal="strokes"):
+    def plan(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         """The optimal line up to and including its first draw."""
         out = []
         for move in self.play_board(policy, rules, board, key, goal).moves:
@@ -209,7 +222,6 @@ class HonestOptimum(Strategy):
             lines = [solve(board, rules) for board in boards]
             return (lines, [float(ln.won) if ln.resolved else None for ln in lines],
                     [float(ln.strokes) if ln.resolved else None for ln in lines])
-        from golfstats.goals import Goal
         from golfstats.honest import play_optimal
 
         goal = Goal(policy.param("goal"))
@@ -219,7 +231,8 @@ class HonestOptimum(Strategy):
                 [p.odds.value.e if p.odds.resolved and goal.wants_strokes else None
                  for p in plays])
 
-    def play_deals(self, policy, rules, batch, goal="strokes", record_moves=False):
+    def play_deals(self, policy, rules, batch, goal: Goal = Goal.STROKES,
+                   record_moves=False):
         """``seconds``: each deal's own time (its table and its play)."""
         import numpy as np
 
@@ -230,7 +243,7 @@ class HonestOptimum(Strategy):
         return lines_to_columns(lines, record_moves, win_p=np.array(win_p, dtype=object),
                                 expected_strokes=np.array(expected, dtype=object))
 
-    def play_board(self, policy, rules, board, key=0, goal="strokes"):
+    def play_board(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         return self._plays(policy, rules, [board])[0][0]
 
     def kernels(self, policy, rules):
@@ -246,7 +259,7 @@ class HonestOptimum(Strategy):
 
         return (*compiled_entries(policy.param("goal")), deal_from_uniforms)
 
-    def plan(self, policy, rules, board, key=0, goal="strokes"):
+    def plan(self, policy, rules, board, key=0, goal: Goal = Goal.STROKES):
         """The first chain of the line it plays, and the draw after it: decided from the
         tableau, the top and the multiset of the stock (the order only turns cards later)."""
         out = []

@@ -70,7 +70,7 @@ class SimConfig:
     policies: tuple[Policy, ...]
     n: int
     seed: int = DEFAULT_SEED
-    goal: str = "strokes"
+    goal: Goal = Goal.STROKES
     workers: int = field(default_factory=_default_workers)
     chunk_size: int | None = None
     out: Path | None = None
@@ -166,7 +166,7 @@ class RunSpec:
     rules: Rules
     policies: tuple[Policy, ...]
     seed: int
-    goal: str
+    goal: Goal
     run_id: str
     rules_version: str
     deals_dir: str

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from golfstats.goals import Goal
 from golfstats.locks import has_content
 from golfstats.runs.schema import RUN_JSON
 from golfstats.sim.plan import SimError
@@ -35,7 +36,7 @@ class Settings:
     policies: tuple[Policy, ...] | None = None
     n: int | None = None
     seed: int | None = None
-    goal: str | None = None
+    goal: Goal | None = None
     chunk_size: int | None = None
 
 
@@ -68,7 +69,7 @@ def stored_settings(run_dir: Path) -> Settings | None:
         identity = stored["identity"]
         return Settings(rules=parse_variant(identity["variant"]),
                         policies=policies_from_names(identity["policies"]), n=int(identity["n"]),
-                        seed=int(identity["seed"]), goal=str(identity["goal"]),
+                        seed=int(identity["seed"]), goal=Goal(identity["goal"]),
                         chunk_size=int(stored["chunk_size"]))
     except (OSError, ValueError, KeyError, TypeError, RulesError, PolicyError) as exc:
         if isinstance(exc, OSError):

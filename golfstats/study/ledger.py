@@ -33,6 +33,7 @@ from pathlib import Path
 
 import polars as pl
 
+from golfstats.goals import Goal
 from golfstats.runs import Run, order
 from golfstats.runs.tally import (
     PAIR_SCHEMA,
@@ -98,7 +99,7 @@ class PlannedRun:
         from golfstats.sim import SimConfig
 
         return SimConfig(rules=parse_variant(self.variant), policies=policies_from_names(self.policies),
-                         n=self.n, seed=self.seed, goal="strokes", workers=workers,
+                         n=self.n, seed=self.seed, goal=Goal.STROKES, workers=workers,
                          chunk_size=self.chunk_size)
 
     def identity(self) -> dict:

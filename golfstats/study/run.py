@@ -11,6 +11,7 @@ from pathlib import Path
 
 import polars as pl
 
+from golfstats.goals import Goal
 from golfstats.policies import CLAIRVOYANT, PAR_REFERENCE, SAMPLING_POLICY, STUDY_POLICIES
 from golfstats.runs import load_run
 from golfstats.study.ledger import (
@@ -199,7 +200,7 @@ def _pilot_run(rules_id: str, n: int, config: StudyConfig, fanout,
     name = "-".join([rules_id, *(() if policies == STUDY_POLICIES else policies)])
     out = config.out / "runs" / "pilot" / f"{name}-n{n}-s{config.seed}"
     sim = SimConfig(rules=parse_variant(rules_id), policies=policies_from_names(policies),
-                    n=n, seed=config.seed, goal="strokes", workers=config.workers, out=out,
+                    n=n, seed=config.seed, goal=Goal.STROKES, workers=config.workers, out=out,
                     backend=config.backend, scheduler=config.scheduler)
     try:
         return Path(run_or_reuse(sim, progress=config.progress,

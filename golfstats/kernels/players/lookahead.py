@@ -153,8 +153,11 @@ def _same_heights(eh, i, k):
 
 
 @nb.njit(cache=True, nogil=True)
-def lookahead_plan(depth, kt, exposed, heights, top, n_left, unseen, plan):
-    """Plan: the best chain, then a draw (if the stock is not empty and cards remain)."""
+def lookahead_plan(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    """Plan: the best chain, then a draw (if the stock is not empty and cards remain);
+    ``params[0]`` is the depth.  The play-out's contract (``players.playout``): returns
+    ``(length, False)``, never truncated."""
+    depth = params[0]
     n, eh, et, el, parent, move = enumerate_chains(kt, exposed, heights, top)
     candidates, count = chain_candidates(kt, exposed, eh, et, n, n_left)
     work = scratch(heights.shape[0], heights.sum())
@@ -177,5 +180,5 @@ def lookahead_plan(depth, kt, exposed, heights, top, n_left, unseen, plan):
             best = v
             best_i = i
     if best_i < 0:
-        return 0
-    return chain_plan(best_i, eh, el, parent, move, n_left, plan)
+        return 0, False
+    return chain_plan(best_i, eh, el, parent, move, n_left, plan), False

@@ -4,23 +4,45 @@ The loop owns the stock; a policy only ever sees the visible position (tableau,
 top, how many stock cards are left and the multiset of their kinds) through
 ``decide``.  A decision is a *plan*: a chain of plays, possibly followed by one
 draw, all chosen from what is visible; the loop checks each move is legal.  A plan
-computed under a search budget that was reached marks the hand truncated.
-Parameters reach a player as an int64 array in the order its registry entry declares
-them.  No I/O; all randomness comes from the deal's key (``kernels.players.rng``).
+computed under a search budget that was reached marks the hand truncated.  No I/O; all
+randomness comes from the deal's key (``kernels.players.rng``).
+
+A compiled player is one *plan function*, named ``"module:function"`` in its registry
+entry (``policies.strategies.CompiledPlayer``), of this contract::
+
+    plan_function(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+        -> (length, truncated)
+
+``params``: the player's parameters as int64, in the order its registry entry declares
+them; ``kt``: the rules' ``KernelTables``; ``exposed[c, 1..h]``: column c's kinds, its
+exposed card at ``heights[c]`` (which it must not change); ``top``: the top-state id;
+``n_left`` and ``unseen`` (counts per kind, ``KIND_SLOTS``): the stock as a player sees
+it; ``rng``: the hand's generator state (``players.rng``); ``kv``, ``kb``: the solver's
+scratch (``solver.solver_scratch``); ``plan``: where the moves go (``c >= 0`` play column
+c, ``DRAW``).  It returns the plan's length (0: nothing to do) and whether a search
+budget cut it short.
+
+``entries(name)`` makes that player's compiled entries (a batch of deals, one hand, one
+decision) from the loop below, so nothing here lists the players.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.core.errors import TypingError
+from numba.core.registry import CPUDispatcher
+from numba.extending import overload
 
 from golfstats.kernels.constants import (
     DRAW,
     FINISHED,
-    GREEDY,
     ILLEGAL_PLAN,
     KIND_SLOTS,
-    LOOKAHEAD,
     NO_CARD,
     NO_MOVE,
     R_DRAWS,
@@ -31,101 +53,69 @@ from golfstats.kernels.constants import (
     R_STROKES,
     R_TRUNCATED,
     R_WON,
-    RANDOM,
-    SAMPLING,
     START_ACE_OF_SPADES,
     START_CARD,
 )
 from golfstats.kernels.core import can_play, card_kind
-from golfstats.kernels.players.lookahead import lookahead_plan
-from golfstats.kernels.players.rng import below, new_state
-from golfstats.kernels.players.sampling import sampling_plan, solved_plan
+from golfstats.kernels.players.rng import new_state
 from golfstats.scoring import clear_points, play_points
 
 _play_points = nb.njit(cache=True, nogil=True, inline="always")(play_points)
 _clear_points = nb.njit(cache=True, nogil=True, inline="always")(clear_points)
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def random_plan(kt, exposed, heights, top, n_left, rng, plan):
-    """A uniformly random legal move."""
-    ncols = heights.shape[0]
-    options = np.empty(ncols + 1, np.int64)
-    n = 0
-    for c in range(ncols):
-        h = heights[c]
-        if h > 0 and kt.play_next[top, exposed[c, h]] >= 0:
-            options[n] = c
-            n += 1
-    if n_left > 0 and (n == 0 or not kt.when_stuck):
-        options[n] = DRAW
-        n += 1
-    if n == 0:
-        return 0
-    plan[0] = options[below(rng, n)]
-    return 1
+def plan_function(name: str):
+    """The compiled plan function ``name`` (``"package.module:function"``) names."""
+    module, _, function = name.partition(":")
+    try:
+        found = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError, ValueError):
+        found = None
+    if not isinstance(found, CPUDispatcher):
+        raise ValueError(f"{name!r} does not name a compiled player's plan function "
+                         "(package.module:function)")
+    return found
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def greedy_plan(kt, exposed, heights, top, n_left, plan):
-    """Play whenever possible, else draw.  Tie-break: the tallest column, then the
-    leftmost (uncovering the deepest column first)."""
-    best = -1
-    for c in range(heights.shape[0]):
-        h = heights[c]
-        if h > 0 and kt.play_next[top, exposed[c, h]] >= 0 and (best < 0 or h > heights[best]):
-            best = c
-    if best >= 0:
-        plan[0] = best
-        return 1
-    if n_left > 0:
-        plan[0] = DRAW
-        return 1
-    return 0
+def decide(player, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    """The plan of ``player`` (a plan function's name, a compile-time constant) for the
+    visible position: ``(length, truncated)``.  Compiled code only: the overload below
+    puts the named plan function in its place while the caller is typed, so a player's
+    entries compile that player's code alone, and their on-disk cache is keyed on the
+    name (a string), not on a dispatcher (which pickles differently in every process)."""
+    raise TypeError("decide is called from compiled code only (entries(name).plan)")
 
 
-#: Lookahead in a game without a stock (``entries``): nothing is hidden and the hand is
-#: one chain, so the best plan is the exact solver's line.  An id of its own, so that
-#: lookahead in golf never compiles the stockless search.
-_SOLVED_LINE = -1
+@overload(decide, inline="always", prefer_literal=True)
+def _decide_named(player, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    if not isinstance(player, types.StringLiteral):
+        raise TypingError("decide: the player must be a constant plan function name")
+    chosen = plan_function(player.literal_value)
 
+    def named(player, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+        return chosen(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def decide(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    """The plan of ``policy`` for the visible position: ``(length, truncated)`` (length 0:
-    nothing to do).  Inlined with ``policy`` a constant, only that player's branch is
-    compiled (``_ENTRIES``)."""
-    if policy == RANDOM:
-        return random_plan(kt, exposed, heights, top, n_left, rng, plan), False
-    if policy == GREEDY:
-        return greedy_plan(kt, exposed, heights, top, n_left, plan), False
-    if policy == LOOKAHEAD:
-        return lookahead_plan(params[0], kt, exposed, heights, top, n_left, unseen, plan), False
-    if policy == _SOLVED_LINE:
-        return solved_plan(kt, exposed, heights, np.empty(0, np.int64), top, kv, kb, plan)
-    if policy == SAMPLING:
-        return sampling_plan(params[0], kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
-    raise ValueError("decide: not a compiled player's id")
+    return named
 
 
 @nb.njit(nogil=True, inline="always")
-def _hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+def _hand(player, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
     work = np.empty(moves_out.shape[0] + KIND_SLOTS, np.int64)
-    return _play(policy, params, kt, exposed, heights0.copy(), stock, top0, key, kv, kb, moves_out,
-                 work, new_state(key))
+    return _play(player, params, kt, exposed, heights0.copy(), stock, top0, kv, kb, moves_out, work,
+                 new_state(key))
 
 
 @nb.njit(nogil=True, inline="always")
-def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_out, work, rng):
+def _play(player, params, kt, exposed, heights, stock, top0, kv, kb, moves_out, work, rng):
     """``play_hand`` on caller-owned scratch: ``heights`` is played down in place, ``work``
-    holds the unseen counts (``KIND_SLOTS``) then the plan; ``rng`` is reseeded from ``key``."""
+    holds the unseen counts (``KIND_SLOTS``) then the plan; ``rng`` is the hand's generator,
+    seeded by the caller from the deal's key."""
     n = stock.shape[0]
     unseen = work[:KIND_SLOTS]
     unseen[:] = 0
     for j in range(n):
         unseen[stock[j]] += 1
     plan = work[KIND_SLOTS:]
-    rng[0] = np.uint64(key)
     top = top0
     k = 0
     left = heights.sum()
@@ -133,7 +123,7 @@ def _play(policy, params, kt, exposed, heights, stock, top0, key, kv, kb, moves_
     status = FINISHED
     truncated = False
     while left > 0:
-        n_plan, cut = decide(policy, params, kt, exposed, heights, top, n - k, unseen, rng, kv, kb,
+        n_plan, cut = decide(player, params, kt, exposed, heights, top, n - k, unseen, rng, kv, kb,
                              plan)
         truncated |= cut
         if n_plan == 0:
@@ -206,7 +196,7 @@ def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights,
 
 
 @nb.njit(nogil=True, inline="always")
-def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+def _batch(player, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
            moves_out, record):
     n_stock = cards.shape[1] - columns * height - (1 if start == START_CARD else 0)
     exposed = np.empty((columns, height + 1), np.int64)
@@ -217,8 +207,9 @@ def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv,
     rng = new_state(0)
     for d in range(cards.shape[0]):
         top = deal_inputs(cards[d], columns, height, start, any_top, kt.drawn, exposed, heights, stock)
+        rng[0] = np.uint64(keys[d])
         status, won, strokes, points, draws, n, longest, truncated = _play(
-            policy, params, kt, exposed, heights, stock, top, keys[d], kv, kb, moves, work, rng)
+            player, params, kt, exposed, heights, stock, top, kv, kb, moves, work, rng)
         out[d, R_STATUS] = status
         out[d, R_WON] = won
         out[d, R_STROKES] = strokes
@@ -233,134 +224,79 @@ def _batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv,
 
 
 # ------------------------------------------------------------------ the compiled entries
-# One compiled function per player and entry point, each calling the inlined loop with
-# the player's id as a constant, so that numba prunes the other players' branches: a
-# player's first call compiles its own code only (greedy does not wait for the sampling
-# player's solver).  The Python functions at the end pick the player's entry.
 
-@nb.njit(cache=True, nogil=True)
-def _batch_random(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
-                  record):
-    _batch(RANDOM, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
-           record)
+class Entries(NamedTuple):
+    """One player's compiled entries: ``batch`` (``play_batch``), ``hand`` (``play_hand``)
+    and ``plan`` (``plan_now``), each the loop above with the player's name a constant."""
+
+    batch: object
+    hand: object
+    plan: object
 
 
-@nb.njit(cache=True, nogil=True)
-def _batch_greedy(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
-                  record):
-    _batch(GREEDY, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
-           record)
+_MADE: dict[str, Entries] = {}
 
 
-@nb.njit(cache=True, nogil=True)
-def _batch_lookahead(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-                     moves_out, record):
-    _batch(LOOKAHEAD, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-           moves_out, record)
+def entries(name: str) -> Entries:
+    """The compiled entries of the player whose plan function ``name`` names (made once a
+    process; numba compiles each on its first call, or loads it from the cache).
+
+    Each entry is a closure over ``name``, a string: the name is a compile-time constant
+    of the loop, so ``decide`` is typed as that plan function and the entry compiles that
+    player's code only, and numba's cache keys the entry on the pickled string, the same
+    in every process.  Each has a file name of its own in the cache (its ``__qualname__``),
+    so that processes compiling two players at once never write one index.  Plan functions
+    outside ``golfstats.kernels`` (a test's) are not cached on disk: the cache's directory
+    hashes the kernels' sources only (``golfstats.kernels``)."""
+    if name not in _MADE:
+        plan_function(name)  # an unknown name fails here, not in the compiler
+        _MADE[name] = _made_entries(name)
+    return _MADE[name]
 
 
-@nb.njit(cache=True, nogil=True)
-def _batch_sampling(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-                    moves_out, record):
-    _batch(SAMPLING, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-           moves_out, record)
+def _made_entries(name: str) -> Entries:
+    def batch(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
+              record):
+        _batch(name, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+               moves_out, record)
+
+    def hand(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+        return _hand(name, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
+
+    def plan(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+        return decide(name, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+
+    cache = name.startswith("golfstats.kernels.")
+    own = name.replace(".", "_").replace(":", "__")
+    made = []
+    for entry in (batch, hand, plan):
+        entry.__qualname__ = f"{entry.__name__}_{own}"
+        made.append(nb.njit(cache=cache, nogil=True)(entry))
+    return Entries(*made)
 
 
-@nb.njit(cache=True, nogil=True)
-def _hand_random(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
-    return _hand(RANDOM, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
-
-
-@nb.njit(cache=True, nogil=True)
-def _hand_greedy(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
-    return _hand(GREEDY, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
-
-
-@nb.njit(cache=True, nogil=True)
-def _hand_lookahead(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
-    return _hand(LOOKAHEAD, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
-
-
-@nb.njit(cache=True, nogil=True)
-def _hand_sampling(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
-    return _hand(SAMPLING, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
-
-
-@nb.njit(cache=True, nogil=True)
-def _plan_random(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    return decide(RANDOM, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
-
-
-@nb.njit(cache=True, nogil=True)
-def _plan_greedy(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    return decide(GREEDY, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
-
-
-@nb.njit(cache=True, nogil=True)
-def _plan_lookahead(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    return decide(LOOKAHEAD, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
-
-
-@nb.njit(cache=True, nogil=True)
-def _plan_sampling(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    return decide(SAMPLING, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
-
-
-@nb.njit(cache=True, nogil=True)
-def _batch_solved(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-                  moves_out, record):
-    _batch(_SOLVED_LINE, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-           moves_out, record)
-
-
-@nb.njit(cache=True, nogil=True)
-def _hand_solved(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
-    return _hand(_SOLVED_LINE, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
-
-
-@nb.njit(cache=True, nogil=True)
-def _plan_solved(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    return decide(_SOLVED_LINE, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb,
-                  plan)
-
-
-#: Player id -> its compiled (batch, hand, plan) entries.
-_ENTRIES = {RANDOM: (_batch_random, _hand_random, _plan_random),
-            GREEDY: (_batch_greedy, _hand_greedy, _plan_greedy),
-            LOOKAHEAD: (_batch_lookahead, _hand_lookahead, _plan_lookahead),
-            SAMPLING: (_batch_sampling, _hand_sampling, _plan_sampling),
-            _SOLVED_LINE: (_batch_solved, _hand_solved, _plan_solved)}
-
-
-def entries(policy: int, stockless: bool) -> tuple:
-    """The compiled (batch, hand, plan) functions of player ``policy`` in a game with a
-    stock, or without one (``kt.stockless``)."""
-    if policy not in _ENTRIES or policy == _SOLVED_LINE:
-        raise ValueError(f"{policy} is not a compiled player's id")
-    return _ENTRIES[_SOLVED_LINE if stockless and policy == LOOKAHEAD else policy]
-
-
-def play_batch(policy, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+def play_batch(player, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
                moves_out, record) -> None:
-    """Play every deal of ``cards`` (layout order) with player ``policy``.  ``out[d]``
-    receives the deal's ``constants.RESULT_ROW`` (status, won, strokes, points, draws,
-    n_moves, longest_chain, truncated); with ``record`` the moves of deal d go to
-    ``moves_out[d]`` (padded with ``NO_MOVE``)."""
-    batch = entries(policy, kt.stockless)[0]
-    batch(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out, record)
+    """Play every deal of ``cards`` (layout order) with the plan function ``player``
+    names.  ``out[d]`` receives the deal's ``constants.RESULT_ROW`` (status, won, strokes,
+    points, draws, n_moves, longest_chain, truncated); with ``record`` the moves of deal d
+    go to ``moves_out[d]`` (padded with ``NO_MOVE``)."""
+    entries(player).batch(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
+                          moves_out, record)
 
 
-def play_hand(policy, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
-    """Play one hand to its end with player ``policy``.
+def play_hand(player, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
+    """Play one hand to its end with the plan function ``player`` names.
 
     Returns ``(status, won, strokes, points, draws, n_moves, longest_chain, truncated)``;
     the moves are in ``moves_out[:n_moves]`` (``c >= 0`` play column c, -1 draw).
     """
-    hand = entries(policy, kt.stockless)[1]
-    return hand(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
+    return entries(player).hand(params, kt, exposed, heights0, stock, top0, key, kv, kb,
+                                moves_out)
 
 
-def plan_now(policy, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    """``decide`` called from Python: the plan of player ``policy`` in a visible position."""
-    plan_of = entries(policy, kt.stockless)[2]
-    return plan_of(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan)
+def plan_now(player, params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    """``decide`` called from Python: the plan of the plan function ``player`` names in a
+    visible position."""
+    return entries(player).plan(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb,
+                                plan)

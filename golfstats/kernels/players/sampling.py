@@ -38,6 +38,15 @@ def solved_plan(kt, exposed, heights, stock, top, kv, kb, plan):
     return r[4], r[0] == TRUNCATED
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def solved_line(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    """Lookahead in a game without a stock (the play-out's contract, ``players.playout``):
+    nothing is hidden and the hand is one chain, so the best plan is the exact solver's
+    line.  A plan function of its own, so that lookahead in golf never compiles the
+    stockless search."""
+    return solved_plan(kt, exposed, heights, np.empty(0, np.int64), top, kv, kb, plan)
+
+
 @nb.njit(cache=True, nogil=True)
 def _orders(samples, n_left, unseen, rng):
     """``samples`` random orders of the unseen stock kinds (one per row)."""
@@ -131,8 +140,10 @@ def _rank(totals, done, alive, candidates, el):
 
 
 @nb.njit(cache=True, nogil=True)
-def sampling_plan(samples, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
-    """The sampling player's plan; returns ``(length, truncated)``."""
+def sampling_plan(params, kt, exposed, heights, top, n_left, unseen, rng, kv, kb, plan):
+    """The sampling player's plan (the play-out's contract, ``players.playout``):
+    ``params[0]`` samples; returns ``(length, truncated)``."""
+    samples = params[0]
     if n_left == 0:  # nothing hidden: the exact line from here (plays only)
         return solved_plan(kt, exposed, heights, np.empty(0, np.int64), top, kv, kb, plan)
     n, eh, et, el, parent, move = enumerate_chains(kt, exposed, heights, top)
