@@ -7,6 +7,8 @@ No I/O.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
@@ -26,6 +28,12 @@ from golfstats.kernels.stockless.rules import (
 from golfstats.kernels.stockless.state import buffers, pass_tables, play, start_counts, unplay
 
 LOG2_START = 14  # initial hash set: 2**14 slots (128 KB), doubled at half load
+#: Where a search stands between two calls of ``_search``: depth ``d``, the cards ``left``,
+#: the kinds left ``nz`` and ``ends`` (``state.start_counts``), ``canon``, the best line's
+#: cards ``best`` and length ``best_n``, and the states in the set ``used``.
+At = namedtuple("At", "d left nz ends canon best best_n used")
+#: ``_search``'s status when the set must grow before its next expansion.
+GROW = -1
 
 
 @nb.njit(cache=True, nogil=True)
@@ -39,28 +47,43 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
     lives in it while it fits and it is left all EMPTY again."""
     ps = pass_tables(kt, exposed, heights0, opts)
     st, key, left, nz, ends, canon = start_counts(heights0, top0, ps)
+    table = pool[:1 << LOG2_START] if pool.shape[0] >= 1 << LOG2_START else new_set(LOG2_START)
+    table[slot_of(key + canon, table.shape[0] - 1)] = key + canon
+    ln, ch = buffers(left + 2, heights0.shape[0])
+    # the root: lost already?
+    dead, root_bound = _root(top0, nz, ends, ps, st, ln)
+    if left == 0 or (win_only and dead) or (not win_only and root_bound >= bound):
+        release(table, pool)
+        return FINISHED, left == 0, 0 if left == 0 else bound, 0, 1
+    ln.fkey[0] = key
+    ln.ncand[0] = -1
+    status, won, at = _search(kt, win_only, max_states, moves_out, table, ps, st, ln, ch,
+                              At(0, left, nz, ends, canon, bound, 0, 1))
+    while status == GROW:  # the search stopped before an expansion: the set grows, it goes on
+        table = grow_in(table, pool, at.used)
+        status, won, at = _search(kt, win_only, max_states, moves_out, table, ps, st, ln, ch, at)
+    release(table, pool)
+    return status, won, at.best, at.best_n, at.used
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def _search(kt, win_only, max_states, moves_out, table, ps, st, ln, ch, at):
+    """The depth-first loop of ``search_pass`` from ``at``, on the hash set ``table``:
+    ``(status, won, at)``, status ``GROW`` when the set would pass half load at the next
+    expansion.  It allocates nothing, so it is compiled without reference counts: the
+    bundles' arrays cost no more than locals."""
+    d, left, nz, ends, canon, best, best_n, used = at
     top_kind, fol = ps.rel.top_kind, ps.rel.fol
     kinds = ps.cards.kinds
-    table = pool[:1 << LOG2_START] if pool.shape[0] >= 1 << LOG2_START else new_set(LOG2_START)
-    hmask = (1 << LOG2_START) - 1
-    table[slot_of(key + canon, hmask)] = key + canon
-    used = 1
-    ln, ch = buffers(left + 2, heights0.shape[0])
-    best = bound
-    best_n = 0
+    ncols = st.h.shape[0]
     won = False
     done = False
     status = FINISHED
-    dead, root_bound = _root(top0, nz, ends, ps, st, ln)
-    if left == 0 or (win_only and dead) or (not win_only and root_bound >= best):
-        release(table, pool)
-        return FINISHED, left == 0, 0 if left == 0 else best, 0, used
-
-    d = 0
-    ln.fkey[0] = key
-    ln.ncand[0] = -1
     while d >= 0:
         if ln.ncand[d] < 0:  # expand the state at depth d
+            if 2 * (used + ncols) > table.shape[0]:  # its children might pass half load
+                return GROW, won, At(d, left, nz, ends, canon, best, best_n, used)
+            hmask = table.shape[0] - 1
             key = ln.fkey[d]
             top = key & 15
             tk = top_kind[top]
@@ -106,8 +129,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
                         _keep_child(ch, ng, c, ck, s, m * 8 + hc if ps.use.order else 0, lasts)
                         ng += 1
                     _lift(st, kinds, c, x, hc, 1)
-            table, used, n = _store_children(d, ng, table, pool, used, ch, ln)
-            hmask = table.shape[0] - 1
+            used, n = _store_children(d, ng, table, used, ch, ln)
             ln.ncand[d] = n
             ln.icand[d] = 0
             if done:
@@ -124,7 +146,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
             if left < best:
                 best = left
                 best_n = d
-                moves_out[:d] = ln.path[:d]
+                _record(moves_out, ln.path, d - 1, ln.path[d - 1])
                 if left == 0:
                     won = True
                     break
@@ -135,8 +157,7 @@ def search_pass(kt, exposed, heights0, top0, win_only, bound, max_states, moves_
             if d >= 0:
                 nz, ends, canon = unplay(d, nz, ends, canon, ps, st, ln)
                 left += 1
-    release(table, pool)
-    return status, won, best, best_n, used
+    return status, won, At(d, left, nz, ends, canon, best, best_n, used)
 
 
 @nb.njit(nogil=True, inline="always")
@@ -251,7 +272,8 @@ def _child_lost(x, c, hc, tk, nzc, ends, lasts, walk_easy, ps, st):
 @nb.njit(nogil=True, inline="always")
 def _record(moves_out, path, d, c):
     """The best line so far: the path to depth d, then column c."""
-    moves_out[:d] = path[:d]
+    for i in range(d):
+        moves_out[i] = path[i]
     moves_out[d] = c
 
 
@@ -292,19 +314,14 @@ def _keep_child(ch, j, c, ck, slot, score, lasts):
 
 
 @nb.njit(nogil=True, inline="always")
-def _store_children(d, ng, table, pool, used, ch, ln):
+def _store_children(d, ng, table, used, ch, ln):
     """Second pass: the set lookups of the ``ng`` children, their cache lines already on
     the way; the new ones become the candidates of depth d, best score first.  Returns
-    ``(table, used, candidates)``: the set grows (in ``pool`` while it fits) at half load."""
+    ``(used, candidates)``."""
     n = 0
     for j in range(ng):
         if insert_at(table, ch.key[j], ch.slot[j]):
             used += 1
-            if 2 * used > table.shape[0]:
-                table = grow_in(table, pool, used)
-                hmask = table.shape[0] - 1
-                for jj in range(j + 1, ng):
-                    ch.slot[jj] = slot_of(ch.key[jj], hmask)
             sc = ch.sc[j]
             p = n
             while p > 0 and ch.score[p - 1] < sc:
@@ -316,4 +333,4 @@ def _store_children(d, ng, table, pool, used, ch, ln):
             ln.cand_last[d, p] = ch.last[j]
             ch.score[p] = sc
             n += 1
-    return table, used, n
+    return used, n
