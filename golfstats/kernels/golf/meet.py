@@ -230,7 +230,7 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
     return True, False, left, 0, n_moves, states
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def _line(e, P, kt, dealt, fw, bw, moves_out):
     """The line through the meeting heights ``e``: forward to it, draws to ``T(h)``, then
     backward to an end target.  Returns (n_moves, cards turned), n_moves -1 on an

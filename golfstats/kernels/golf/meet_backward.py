@@ -94,7 +94,7 @@ def unplay_table(play_next, accepts, kinds):
     return n_keys, start, keys, seed_start, seeds
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def unplay(begin, dealt, bw, S):
     """Label the predecessors of the backward queue's entries from ``begin`` on (each with
     its entry's label), breadth-first; False on overflow.  ``S``: the labels' stride."""
@@ -146,7 +146,7 @@ def unplay(begin, dealt, bw, S):
     return True
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def backward_stage(q, seed_top, dealt, kv, bw, S):
     """Close backward stage q (the top ``seed_top`` drawn).  Returns (status, meet entry):
     YES when a new ``T(h) = q`` meets a forward ``F(h) < q`` (forward labels ``kv``)."""
@@ -212,7 +212,7 @@ def end_targets(h0, pw, limit, out):
             return n
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def reset_backward(bw, S):
     """Every label of the backward ``bw`` (stride ``S``) back to 0, its queue empty."""
     kb, bq, bs, blist = bw.kb, bw.bq, bw.bs, bw.blist

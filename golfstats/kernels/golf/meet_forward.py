@@ -50,7 +50,7 @@ def exposed_kinds(exposed, packed):
     return m
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def forward_stage(p, seed_top, dealt, kt, fw):
     """Close stage p of the forward ``fw``: seed (h, ``seed_top``) for every heights vector
     reached (p > 0) that has a play on it (a seed without a play leads nowhere and its
@@ -114,7 +114,7 @@ def forward_stage(p, seed_top, dealt, kt, fw):
     return True
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def forward_to_end(last, dealt, kt, fw, moves_out):
     """The forward pass through every stage up to ``last``: the fewest cards of a heights
     vector it reaches, and the line to it.  Returns (ok, cards left, n_moves, cards
@@ -138,7 +138,7 @@ def forward_to_end(last, dealt, kt, fw, moves_out):
     return True, best, n_moves, k_end
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def reset_forward(fw, S):
     """Every label of the forward ``fw`` (stride ``S``) back to ``INF``, its queue empty."""
     kv, fq, fs, flist = fw.kv, fw.fq, fw.fs, fw.flist

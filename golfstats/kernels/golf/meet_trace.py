@@ -43,7 +43,7 @@ def play_child(exposed, play_next, pw, code, packed, t, c):
     return code - pw[c], u
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def trace_forward(e, dealt, kt, kv, moves_out):
     """Moves from the start of ``dealt`` to the heights of entry ``e`` at their first stage
     ``F(h)``, by the forward labels ``kv``.  Returns ``(n_moves, F(h))``.
@@ -99,7 +99,7 @@ def trace_forward(e, dealt, kt, kv, moves_out):
     return n, k_end
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def trace_backward(e, q, n, end, dealt, kt, kb, kinds, moves_out):
     """Append to ``moves_out[:n]`` the moves from the heights of ``e``, standing at stage q,
     to an end target (``T == end``): draw up to ``T(h)``, then plays that keep the label
