@@ -210,9 +210,17 @@ def walk_ok(av, t, ends, sig, neg, pos):
 def euler_ok(cnt, t, ends, sig, neg, pos):
     """Walk rule: can the cards left (``cnt`` by kind) be played as one chain from top kind
     ``t`` (1..13) ending on a rank of ``ends``?  False proves the state lost."""
-    av = walk_sums(cnt, sig)
+    return euler_ok_in(cnt, t, ends, sig, neg, pos, np.empty(13, np.int64))
+
+
+@nb.njit(cache=True, nogil=True)
+def euler_ok_in(cnt, t, ends, sig, neg, pos, av):
+    """``euler_ok`` with ``av`` (13 slots) as its scratch: it allocates nothing."""
     for r in range(13):
-        av[r] += sig[r, t - 1]
+        a = 0
+        for j in range(13):
+            a += sig[r, j] * cnt[j + 1]
+        av[r] = a + sig[r, t - 1]
     return walk_ok(av, t, ends, sig, neg, pos)
 
 

@@ -18,6 +18,7 @@ from golfstats.kernels.stockless.rules import (
     card_last,
     card_stuck,
     euler_ok,
+    euler_ok_in,
     lowbit,
     popcount,
     stuck_depths,
@@ -204,7 +205,7 @@ def _bound_reaches(d, tk, nz, ends, best, ps, st, ln):
     tkp = rel.top_kind[ln.fkey[d - 1] & 15]
     lb = stuck_depths_after(st.h, st.cnt, nz, tk, tkp, ps.cards, rel, ln.sd[d - 1], ln.sd[d])
     if lb == 0 and best <= 1 and ps.use.walk and tk >= 0:
-        if not euler_ok(st.cnt, tk, ends, ps.sig, ps.neg, ps.pos):
+        if not euler_ok_in(st.cnt, tk, ends, ps.sig, ps.neg, ps.pos, st.av):
             lb = 1
     return lb >= best
 

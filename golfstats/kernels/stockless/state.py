@@ -29,8 +29,9 @@ Pass = namedtuple("Pass", "rel cards use shifts below group place delta sig neg 
 #: The state at the search's depth, kept in step as it plays and backtracks: heights ``h``;
 #: by kind, ``cnt`` the cards left, ``colmask`` the columns whose exposed card is of that
 #: kind, ``botcnt`` the non-empty columns with that bottom kind; ``gindex[g]`` canonical
-#: group g's index; ``acnt`` the walk rule's sums of the cards left.
-Counts = namedtuple("Counts", "h cnt colmask botcnt gindex acnt")
+#: group g's index; ``acnt`` the walk rule's sums of the cards left; ``av`` scratch for
+#: the walk rule of one state (``rules.euler_ok_in``).
+Counts = namedtuple("Counts", "h cnt colmask botcnt gindex acnt av")
 #: Per depth d of the line: ``path[d]`` the column played, ``fkey[d]`` the state's raw key,
 #: its candidates ``cand[d, :ncand[d]]`` in playing order (``ncand[d]`` -1: not expanded
 #: yet), ``icand[d]`` the next one, ``cand_last[d]`` their successor-rule columns,
@@ -108,7 +109,8 @@ def start_counts(heights0, top0, ps):
         for g in range(gindex.shape[0]):
             canon += ps.delta[g, gindex[g]]
     acnt = walk_sums(cnt, ps.sig)
-    return Counts(h, cnt, colmask, botcnt, gindex, acnt), key, left, nz, ends, canon
+    counts = Counts(h, cnt, colmask, botcnt, gindex, acnt, np.empty(13, np.int64))
+    return counts, key, left, nz, ends, canon
 
 
 @nb.njit(cache=True, nogil=True)
