@@ -88,7 +88,7 @@ LOST_QUESTIONS = 2
 FORWARD_BIAS = 2
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
 def _question(P, L, last, limit, kt, dealt, fw, bw):
     """Is there a line turning at most P cards to a tableau of at most L cards?  ``last``:
     the forward's last stage; ``limit``: the labelled states allowed.  Returns (YES / NO /
@@ -99,7 +99,7 @@ def _question(P, L, last, limit, kt, dealt, fw, bw):
     kv, fs, flist = fw.kv, fw.fs, fw.flist
     kb, bq, bs, blist = bw.kb, bw.bq, bw.bs, bw.blist
     bw.links[bq.shape[0]:] = -1
-    n_end = end_targets(dealt.heights, dealt.pw, L, blist)
+    n_end = end_targets(dealt.heights, dealt.pw, L, blist, bw.odo)
     bs[2] = n_end
     for i in range(n_end):
         e = blist[i]
@@ -161,7 +161,7 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
     # the backward labels: a byte each (stages), a quarter of the cache
     bw = Backward(kb.view(np.uint8), kinds, unplay_table(play_next, kt.accepts, kinds),
                   np.empty(budget, np.int64), np.empty(budget + TOP_MASK + 1, np.int64),
-                  np.zeros(4, np.int64), np.empty(spare, np.int64))
+                  np.zeros(4, np.int64), np.empty(spare, np.int64), np.empty(COLUMNS, np.int64))
     fs = fw.fs
     packed0 = 0
     for c in range(COLUMNS):

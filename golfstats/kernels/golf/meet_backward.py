@@ -29,8 +29,8 @@ YES, NO, OVERFLOW = 1, 0, -1
 #: (``unplay_table``), ``bq`` the queue of states labelled, ``links`` (after
 #: ``bq.shape[0]`` entries, one head a key) the queue entries of each key, newest first,
 #: ``bs`` = [lowest stage closed, queue length, heights count, states labelled by the last
-#: stage], ``blist`` the heights labelled.
-Backward = namedtuple("Backward", "kb kinds bt bq links bs blist")
+#: stage], ``blist`` the heights labelled, ``odo`` the scratch of ``end_targets``.
+Backward = namedtuple("Backward", "kb kinds bt bq links bs blist odo")
 
 
 @nb.njit(cache=True, nogil=True)
@@ -182,12 +182,12 @@ def backward_stage(q, seed_top, dealt, kv, bw, S):
     return NO, 0
 
 
-@nb.njit(cache=True, nogil=True)
-def end_targets(h0, pw, limit, out):
+@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
+def end_targets(h0, pw, limit, out, h):
     """Entries (packed heights, code) of every heights vector <= ``h0`` with at most
-    ``limit`` cards, into ``out``; returns how many."""
+    ``limit`` cards, into ``out``; returns how many.  ``h``: ``COLUMNS`` slots of scratch."""
     n = 0
-    h = np.zeros(COLUMNS, np.int64)
+    h[:] = 0
     while True:
         total = 0
         for c in range(COLUMNS):
