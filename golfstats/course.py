@@ -253,27 +253,46 @@ def band_for(rules: Rules, difficulty: str | None = None, min_win: float | None 
     return Band(low, high, "chosen")
 
 
-def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None, winnable: bool = False,
-                policy: Policy | str | None = None, orders: int | None = None,
-                card_scale: tuple[int, int] | None = None, max_deals: int | None = None,
-                band: Band | None = None, workers: int = 1, time_limit: float | None = None,
-                progress=None, backend: str = "local", scheduler: str | None = None) -> Course:
-    """The course of ``holes`` holes from ``seed`` (see the module doc for the rules).
+@dataclass(frozen=True)
+class ParSettings:
+    """How a course's pars are set.  ``policy`` is the reference player of the pars
+    (default ``PAR_REFERENCE``; ``optimal`` without a goal is the perfect golfer,
+    ``PERFECT_GOLFER``), ``orders`` the stock orders a hole's expectation is measured on
+    (``course_par.PAR_ORDERS``; unused when exact), ``card_scale`` (lo, hi) keeps each
+    hole's par within lo..hi (off by default: the player then no longer averages par)."""
 
-    ``policy`` is the reference player of the pars (default ``PAR_REFERENCE``; ``optimal``
-    without a goal is the perfect golfer, ``PERFECT_GOLFER``), ``orders`` the stock orders
-    a hole's expectation is measured on (``course_par.PAR_ORDERS``; unused when exact),
-    ``card_scale`` (lo, hi) keeps each hole's par within lo..hi (off by default: the player
-    then no longer averages par).  ``max_deals`` bounds the deals examined when some are
-    skipped (default 200 per hole, 40 with a band); ``time_limit`` (seconds) the search;
-    ``CourseShort`` if too few deals qualify within them.  ``progress(examined, kept,
-    holes)`` is told as it goes.  A band's deals are valued on ``workers`` processes of
-    ``backend`` (``local``, or ``dask``: the cluster at ``scheduler``, ``sim.backends``);
-    without a band the deals are judged in this process.
+    policy: Policy | str | None = None
+    orders: int | None = None
+    card_scale: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class DealSearch:
+    """How a course's deals are searched.  ``band`` keeps the deals whose honest win chance
+    lies in it; ``max_deals`` bounds the deals examined when some are skipped (default 200
+    per hole, 40 with a band); ``time_limit`` (seconds) the search.  A band's deals are
+    valued on ``workers`` processes of ``backend`` (``local``, or ``dask``: the cluster at
+    ``scheduler``, ``sim.backends``); without a band the deals are judged in this process."""
+
+    band: Band | None = None
+    max_deals: int | None = None
+    time_limit: float | None = None
+    workers: int = 1
+    backend: str = "local"
+    scheduler: str | None = None
+
+
+def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None, winnable: bool = False,
+                par: ParSettings = ParSettings(), search: DealSearch = DealSearch(),
+                progress=None) -> Course:
+    """The course of ``holes`` holes from ``seed`` (see the module doc for the rules), its
+    pars set by ``par`` and its deals found by ``search``; ``CourseShort`` if too few deals
+    qualify within the search's bounds.  ``progress(examined, kept, holes)`` is told as it
+    goes.
     """
     import numpy as np
 
-    from golfstats import course_search as search
+    from golfstats import course_search
     from golfstats.board import format_board
     from golfstats.course_par import (
         PAR_ORDERS,
@@ -287,6 +306,8 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
     from golfstats.deals import board_from_cards, seeded_deals
     from golfstats.policies import PAR_REFERENCE
 
+    policy, orders, card_scale = par.policy, par.orders, par.card_scale
+    band, max_deals, time_limit = search.band, search.max_deals, search.time_limit
     if holes not in (9, 18):
         raise CourseError(f"a course has 9 or 18 holes, not {holes}")
     if card_scale is not None and card_scale[0] > card_scale[1]:
@@ -303,7 +324,8 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
     skipped = examined = start = 0
 
     def give_up(found: list[int], why: str | None = None) -> None:
-        stop = why or stop_reason(len(found), holes, examined, limit, started, time_limit, band, workers)
+        stop = why or stop_reason(len(found), holes, examined, limit, started, time_limit, band,
+                                  workers)
         if stop:
             got = (f"{len(found)} of {holes} holes found (deals {', '.join(map(str, found))})"
                    if found else f"none of its {holes} holes found")
@@ -311,14 +333,15 @@ def make_course(rules: Rules, holes: int, seed: int, *, date: str | None = None,
                               + (f"; {skipped} deals unresolved, left out" if skipped else "")
                               + f"; no course: {got}")
 
-    job = search.CourseJob(rules, winnable, band, search.honest_win_p)
-    where = (workers, backend, scheduler) if band else (1, "local", None)  # a band's values fan out
-    with search.Valuer(job, *where) as valuer:
+    job = course_search.CourseJob(rules, winnable, band, course_search.honest_win_p)
+    # a band's values fan out
+    where = (search.workers, search.backend, search.scheduler) if band else (1, "local", None)
+    with course_search.Valuer(job, *where) as valuer:
         workers = valuer.workers
         while len(kept) < holes:
             give_up([k[0] for k in kept])
             batch = seeded_deals(rules, seed, start, min(_BATCH, limit - start))
-            deals = [search.Deal(start + k, board_from_cards(rules, cards))
+            deals = [course_search.Deal(start + k, board_from_cards(rules, cards))
                      for k, cards in enumerate(batch.cards)]
             if progress:  # the batch's first deals are being valued
                 progress(examined, len(kept), holes)

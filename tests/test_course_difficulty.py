@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import golfstats.honest
 from golfstats.cli import app
-from golfstats.course import CourseError, CourseShort, band_for, make_course
+from golfstats.course import CourseError, CourseShort, DealSearch, ParSettings, band_for, make_course
 from golfstats.deals import seeded_deals
 from golfstats.goals import Goal
 from golfstats.honest import Odds, Stats, Value
@@ -75,7 +75,7 @@ def test_difficulty_keeps_its_third(known_odds, band):
     low, high = DOCUMENTED["putt-putt"]
     keep = {"hard": lambda p: 0 < p < low, "medium": lambda p: low <= p < high,
             "easy": lambda p: p >= high}[band]
-    course = make_course(RULES, 9, SEED, band=band_for(RULES, band), max_deals=400)
+    course = make_course(RULES, 9, SEED, search=DealSearch(band_for(RULES, band), max_deals=400))
     assert [h.index for h in course.hole_list] == _expected(keep, 9)
     for hole in course.hole_list:
         assert hole.win_p == _value(hole.index).value.p
@@ -108,8 +108,8 @@ def test_pars_come_from_the_reference_player(known_odds):
     batch = seeded_deals(RULES, SEED, 0, 200)
     stock = len(board_from_cards(RULES, batch.cards[0]).stock)
     for policy in (None, "greedy"):
-        course = make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.3), policy=policy,
-                             orders=12)
+        course = make_course(RULES, 9, SEED, par=ParSettings(policy, 12),
+                             search=DealSearch(band_for(RULES, min_win=0.3)))
         for hole in course.hole_list:
             cards, keys = stock_orders(batch.cards[hole.index], stock, SEED, hole.index, 12)
             strokes = play_deals(RULES, parse_policy(policy or "lookahead"), DealBatch(0, cards, keys))
@@ -121,14 +121,14 @@ def test_pars_come_from_the_reference_player(known_odds):
 
 def test_an_unresolved_deal_is_skipped_and_counted(known_odds):
     with pytest.raises(CourseShort, match=r"; 2 deals unresolved, left out; no course"):
-        make_course(RULES, 9, SEED, band=band_for(RULES, "medium"), max_deals=18)
+        make_course(RULES, 9, SEED, search=DealSearch(band_for(RULES, "medium"), max_deals=18))
 
 
 def test_a_rare_band_stops_early_with_its_rate(known_odds):
     """A band one deal in nine meets would need 81 deals for 9 holes: with a limit of 60
     the search stops as soon as its rate says so (after 30 deals), naming the rate."""
     with pytest.raises(CourseShort, match=r"of the first 30 deals .* cannot fill") as info:
-        make_course(RULES, 9, SEED, band=band_for(RULES, min_win=0.9), max_deals=60)
+        make_course(RULES, 9, SEED, search=DealSearch(band_for(RULES, min_win=0.9), max_deals=60))
     assert len(known_odds) == 30
     assert str(info.value).endswith("no course: 4 of 9 holes found (deals 0, 9, 18, 27)")
 
@@ -136,7 +136,7 @@ def test_a_rare_band_stops_early_with_its_rate(known_odds):
 def test_the_time_limit_stops_the_search_and_says_how_far_it_got(known_odds):
     with pytest.raises(CourseShort, match=r"stopped at the time limit after .* before the first "
                                           r"deal was valued on 1 worker") as info:
-        make_course(RULES, 18, SEED, band=band_for(RULES, min_win=0.3), time_limit=1e-9)
+        make_course(RULES, 18, SEED, search=DealSearch(band_for(RULES, min_win=0.3), time_limit=1e-9))
     message = str(info.value)
     assert message.count("(") == message.count(")") and message.count("[") == message.count("]")
     assert message.endswith("none of its 18 holes found")
@@ -152,7 +152,7 @@ def test_the_time_limit_after_some_deals_estimates_what_would_finish(known_odds,
     monkeypatch.setattr(course_module.time, "monotonic", search.time.monotonic)
     with pytest.raises(CourseShort, match=r"stopped at the time limit after .*: \d+ of the first "
                                           r"\d+ deals are chosen .*; about \d+ more deals") as info:
-        make_course(RULES, 18, SEED, band=band_for(RULES, min_win=0.3), time_limit=60)
+        make_course(RULES, 18, SEED, search=DealSearch(band_for(RULES, min_win=0.3), time_limit=60))
     assert "holes found (deals 0, " in str(info.value)
 
 
@@ -161,7 +161,8 @@ def test_the_time_limit_stops_a_pool_valuing_real_deals():
     """Real strict deals on two workers: the wait for a verdict ends at the deadline."""
     strict = parse_variant("strict")
     with pytest.raises(CourseShort, match="stopped at the time limit"):
-        make_course(strict, 9, 9, band=band_for(strict, "medium"), workers=2, time_limit=5)
+        make_course(strict, 9, 9, search=DealSearch(band_for(strict, "medium"), workers=2,
+                                                   time_limit=5))
 
 
 def test_a_course_short_of_holes_exits_1_and_says_how_far_it_got(known_odds, capsys,

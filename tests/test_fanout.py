@@ -146,14 +146,16 @@ def test_a_course_on_dask_is_the_local_pools_course(cluster, monkeypatch):
     """A band's deals valued on the cluster or on the local pool: the same holes, pars and
     chances (the chance a stand-in's, fixed by each deal's cards)."""
     import golfstats.course_search as search
-    from golfstats.course import band_for, make_course
+    from golfstats.course import DealSearch, ParSettings, band_for, make_course
     from golfstats.rules import parse_variant
 
     monkeypatch.setattr(search, "honest_win_p", valuers.fake_win_p)
     rules = parse_variant("putt-putt")
     band = band_for(rules, min_win=0.3, max_win=0.7)
-    courses = [make_course(rules, 9, 11, band=band, orders=12, workers=workers, backend=backend,
-                           scheduler=cluster.scheduler_address if backend == "dask" else None)
+    courses = [make_course(rules, 9, 11, par=ParSettings(orders=12),
+                           search=DealSearch(band, workers=workers, backend=backend,
+                                             scheduler=cluster.scheduler_address
+                                             if backend == "dask" else None))
                for workers, backend in ((1, "local"), (2, "local"), (2, "dask"))]
     assert courses[0].to_json() == courses[1].to_json() == courses[2].to_json()
     assert all(0.3 <= h.win_p < 0.7 for h in courses[0].hole_list)

@@ -18,7 +18,7 @@ from run_fixtures import write_run
 from typer.testing import CliRunner
 
 from golfstats.cli import app
-from golfstats.course import make_course
+from golfstats.course import ParSettings, make_course
 from golfstats.course_par import course_par, hole_pars, par_player, stock_orders
 from golfstats.deals import board_from_cards, seeded_deals
 from golfstats.policies import PERFECT_GOLFER
@@ -161,14 +161,14 @@ def test_par_from_a_histogram_is_par_from_the_same_deals():
 @pytest.mark.parametrize("variant", ["strict", "queens-on-kings", "putt-putt+jokers1+when-stuck"])
 def test_the_reference_player_averages_the_course_par(variant):
     rules = parse_variant(variant)
-    course = make_course(rules, 18, 2026, orders=120)
+    course = make_course(rules, 18, 2026, par=ParSettings(orders=120))
     assert course.par == sum(h.par for h in course.hole_list) == course_par(
         [h.expected_strokes for h in course.hole_list])
     assert abs(course.par - course.expected_total) <= 0.5
     # its own mean over as many fresh stock orders: within the noise of the two
     gap = course.check_total - course.expected_total
     assert 0 < course.check_noise and abs(gap) <= 1.5 * course.check_noise, (gap, course.check_noise)
-    scaled = make_course(rules, 18, 2026, orders=120, card_scale=(3, 5))
+    scaled = make_course(rules, 18, 2026, par=ParSettings(orders=120, card_scale=(3, 5)))
     assert all(3 <= h.par <= 5 for h in scaled.hole_list)
     assert scaled.par == sum(h.par for h in scaled.hole_list)
     assert "gives up par as its average" in scaled.text()
@@ -189,7 +189,7 @@ def test_par_course_and_report_agree_for_the_same_deals(black_hole_run, tmp_path
     sets = par_for_runs(runs, "optimal")
     perfect = next(p for p in sets[0].players if p.policy == PERFECT_GOLFER)
     assert sets[0].reference == PERFECT_GOLFER and perfect.exact
-    course = make_course(parse_variant("black-hole"), 9, 31, policy="optimal")
+    course = make_course(parse_variant("black-hole"), 9, 31, par=ParSettings("optimal"))
     assert course.policy == PERFECT_GOLFER and course.orders == 0
     rows = runs[0].deals().filter(pl.col("policy") == PERFECT_GOLFER).sort("deal_index")
     assert [h.expected_strokes for h in course.hole_list] == pytest.approx(

@@ -16,7 +16,7 @@ import pytest
 from run_fixtures import write_run
 
 from golfstats.board import parse_board
-from golfstats.course import CourseError, date_seed, make_course
+from golfstats.course import CourseError, ParSettings, date_seed, make_course
 from golfstats.deals import seeded_board
 from golfstats.report import build_report
 from golfstats.report.compare import (
@@ -157,8 +157,8 @@ def test_date_rule_and_bad_dates():
 def test_course_is_deterministic_and_winnable():
     rules = parse_variant("strict")
     seed = date_seed("2025-03-14")
-    first = make_course(rules, 9, seed, date="2025-03-14", winnable=True, orders=40)
-    again = make_course(rules, 9, seed, date="2025-03-14", winnable=True, orders=40)
+    first = make_course(rules, 9, seed, date="2025-03-14", winnable=True, par=ParSettings(orders=40))
+    again = make_course(rules, 9, seed, date="2025-03-14", winnable=True, par=ParSettings(orders=40))
     assert first.to_json() == again.to_json()
     assert len(first.hole_list) == 9 and first.par == sum(h.par for h in first.hole_list)
     indices = [h.index for h in first.hole_list]
@@ -166,7 +166,7 @@ def test_course_is_deterministic_and_winnable():
     for hole in first.hole_list:
         assert abs(hole.par - hole.expected_strokes) < 1  # the expectation, rounded to the card
         assert solve(parse_board(hole.board, rules), rules, "win").won
-    plain = make_course(rules, 9, seed, orders=10)
+    plain = make_course(rules, 9, seed, par=ParSettings(orders=10))
     assert [h.index for h in plain.hole_list] == list(range(9))
     for index in set(range(indices[-1])) - set(indices):  # every deal skipped is unwinnable
         assert not solve(seeded_board(rules, seed, index), rules, "win").won

@@ -102,7 +102,15 @@ def course(
     import datetime as dt
 
     from golfstats.cli.progress import CourseProgress
-    from golfstats.course import CourseError, CourseShort, band_for, date_seed, make_course
+    from golfstats.course import (
+        CourseError,
+        CourseShort,
+        DealSearch,
+        ParSettings,
+        band_for,
+        date_seed,
+        make_course,
+    )
     from golfstats.policies import PolicyError
     from golfstats.sim import SimError
 
@@ -130,10 +138,12 @@ def course(
         what = ("valuing deals' honest win chance" if band else
                 "solving deals" if winnable else "playing the holes")
         with CourseProgress(holes, workers, what=what) as bar:
-            result = make_course(rules, holes, seed, date=date, winnable=winnable, policy=policy,
-                                 orders=orders, card_scale=scale, band=band, workers=workers,
-                                 time_limit=60 * time_limit, progress=bar.update, backend=where,
-                                 scheduler=scheduler)
+            result = make_course(
+                rules, holes, seed, date=date, winnable=winnable,
+                par=ParSettings(policy, orders, scale),
+                search=DealSearch(band, time_limit=60 * time_limit, workers=workers,
+                                  backend=where, scheduler=scheduler),
+                progress=bar.update)
     except CourseShort as exc:
         fail(str(exc), DATA_ERROR)
     except (CourseError, PolicyError) as exc:

@@ -314,16 +314,18 @@ def sweep_when_stuck(kt, exposed, heights, stock, top0, cap, stop_at_win, kb, mo
         m = kb[U(target) * S + ALL]
         while (m >> k_end) & 1 == 0:
             k_end += 1
-    n_moves = _trace_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, stride,
-                                kb, pw, full, target, k_end, moves_out)
+    n_moves = _trace_when_stuck(kt, exposed, heights, stock, top0, kb, pw, full, target, k_end,
+                                moves_out)
     kb[:(spare_code + 1) * stride] = 0
     return _finish(won, n, cap, k_end, loss_left, n_moves, states, moves_out)
 
 
 @nb.njit(cache=True, nogil=True)
-def _trace_when_stuck(exposed, heights, stock, top0, drawn, accepts, play_next, stride, kb, pw,
-                      full, target, k, moves_out):
-    S = stride
+def _trace_when_stuck(kt, exposed, heights, stock, top0, kb, pw, full, target, k, moves_out):
+    """Walk back from (``target``, a top reached with k turned) to the start by the bit sets
+    ``kb`` of ``sweep_when_stuck``; the moves in order into ``moves_out``, their number
+    returned (-1 when no parent explains a state)."""
+    drawn, accepts, play_next, S = kt.drawn, kt.accepts, kt.play_next, kt.stride
     n_tops = play_next.shape[0]
     dig = np.empty(COLUMNS, np.int64)
     code = target

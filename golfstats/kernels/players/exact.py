@@ -11,6 +11,8 @@ never compiles the stockless search nor the reverse.  No I/O, no RNG.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
@@ -33,6 +35,17 @@ from golfstats.kernels.constants import (
 from golfstats.kernels.core import can_play
 from golfstats.kernels.players.playout import _clear_points, _play_points, deal_inputs
 from golfstats.kernels.solve import _solve
+
+#: How the deals' cards are laid out (``playout.deal_inputs``): ``columns`` of ``height``
+#: cards, ``start`` (``rules.Start.code``) and the "any" top's id.
+Layout = namedtuple("Layout", "columns height start any_top")
+#: What the solver is asked: ``stop_at_win`` (goal win), and the stockless search's
+#: ``max_states``; its buffers ``kv``/``kb`` (``solver.solver_scratch``).
+Ask = namedtuple("Ask", "stop_at_win max_states kv kb")
+#: Where the rows go: ``out`` (one ``constants.RESULT_ROW`` per deal; status
+#: ``ILLEGAL_PLAN`` is an internal error), ``states`` (per deal), and with ``record`` the
+#: line of deal d in ``moves_out[d]``, padded with ``NO_MOVE``.
+Rows = namedtuple("Rows", "out states moves_out record")
 
 
 @nb.njit(nogil=True, inline="always")
@@ -67,8 +80,10 @@ def _score_line(kt, exposed, heights, stock, top, moves, n_moves):
 
 
 @nb.njit(nogil=True, inline="always")
-def _exact_batch(stockless, kt, cards, columns, height, start, any_top, stop_at_win,
-                 max_states, kv, kb, out, states, moves_out, record):
+def _exact_batch(stockless, kt, cards, layout, ask, rows):
+    """Solve and score each deal of ``cards`` (layout order) into ``rows``."""
+    columns, height, start, any_top = layout
+    out = rows.out
     n_stock = cards.shape[1] - columns * height - (1 if start == START_CARD else 0)
     exposed = np.empty((columns, height + 1), np.int64)
     heights = np.empty(columns, np.int64)
@@ -78,9 +93,9 @@ def _exact_batch(stockless, kt, cards, columns, height, start, any_top, stop_at_
         top = deal_inputs(cards[d], columns, height, start, any_top, kt.drawn, exposed, heights,
                           stock)
         status, won, strokes, stock_left, n, n_states = _solve(
-            stockless, kt, exposed, heights, stock, top, n_stock, stop_at_win, max_states, kv, kb,
-            moves)
-        states[d] = n_states
+            stockless, kt, exposed, heights, stock, top, n_stock, ask.stop_at_win,
+            ask.max_states, ask.kv, ask.kb, moves)
+        rows.states[d] = n_states
         out[d, R_STATUS] = FINISHED
         out[d, R_TRUNCATED] = status == TRUNCATED
         out[d, R_WON] = won
@@ -99,31 +114,29 @@ def _exact_batch(stockless, kt, cards, columns, height, start, any_top, stop_at_
         out[d, R_POINTS] = points
         out[d, R_DRAWS] = draws
         out[d, R_LONGEST] = longest
-        if record:
-            moves_out[d, :n] = moves[:n]
-            moves_out[d, n:] = NO_MOVE
+        if rows.record:
+            rows.moves_out[d, :n] = moves[:n]
+            rows.moves_out[d, n:] = NO_MOVE
 
 
+# The two entries keep the flat arguments of their caller (policies.strategies, whose
+# call is outside this change): they are bundled here, once.
 @nb.njit(cache=True, nogil=True)
 def _batch_golf(kt, cards, columns, height, start, any_top, stop_at_win, max_states, kv, kb, out,
                 states, moves_out, record):
-    _exact_batch(False, kt, cards, columns, height, start, any_top, stop_at_win, max_states, kv, kb,
-                 out, states, moves_out, record)
+    _exact_batch(False, kt, cards, Layout(columns, height, start, any_top),
+                 Ask(stop_at_win, max_states, kv, kb), Rows(out, states, moves_out, record))
 
 
 @nb.njit(cache=True, nogil=True)
 def _batch_stockless(kt, cards, columns, height, start, any_top, stop_at_win, max_states, kv, kb,
                      out, states, moves_out, record):
-    _exact_batch(True, kt, cards, columns, height, start, any_top, stop_at_win, max_states, kv,
-                 kb, out, states, moves_out, record)
+    _exact_batch(True, kt, cards, Layout(columns, height, start, any_top),
+                 Ask(stop_at_win, max_states, kv, kb), Rows(out, states, moves_out, record))
 
 
 def exact_batch(stockless: bool):
-    """The compiled entry of one kind of layout.  Its arguments: the kernel tables, the
-    deals' cards (layout order), ``columns``, ``height``, ``start`` (``rules.Start.code``),
-    the "any" top's id, ``stop_at_win`` (goal win), the stockless search's ``max_states``,
-    the sweeps' buffers ``kv``/``kb`` (``solver.solver_scratch``), then ``out`` (one
-    ``constants.RESULT_ROW`` per deal; status ``ILLEGAL_PLAN`` is an internal error),
-    ``states`` (per deal), ``moves_out`` and ``record`` (with ``record`` the line of deal d
-    goes to ``moves_out[d]``, padded with ``NO_MOVE``)."""
+    """The compiled entry of one kind of layout.  Its arguments, in order: the kernel
+    tables, the deals' cards (layout order), the fields of ``Layout``, of ``Ask`` and of
+    ``Rows``."""
     return _batch_stockless if stockless else _batch_golf

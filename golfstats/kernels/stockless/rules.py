@@ -59,10 +59,25 @@ the parent's per-column depths with the cards whose predecessors just changed.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
 from golfstats.cards import N_RANKS
+
+#: What may follow what, read from the kernel tables (``kind_relations``): ``top_kind[t]``
+#: the kind a top id stands for (-1: any kind may follow, an empty foundation);
+#: ``kind_top[x]`` the top id a card of kind x makes (-1 where it makes none or more than
+#: one: dead Queens, never a stockless game); ``pred[x]`` / ``fol[y]`` the predecessor and
+#: follower masks of each kind; ``wrap``: the kinds 1..13 form the 13-cycle of wrapping ranks.
+KindRelations = namedtuple("KindRelations", "top_kind kind_top pred fol wrap")
+#: The per-card arrays of the buried-card rule (``card_data``), for the cards of a deal:
+#: ``kinds[c, i]`` (i = 1..heights[c]); ``incol[c, i, h]``: cards of column c at positions
+#: j <= h, j != i, of a kind that may precede card (c, i); ``above[c, i]``: 1 if the card
+#: directly above may precede it; ``by_kind[k, :n_kind[k]]``: the cards of kind k as
+#: ``c * 8 + i``.
+CardData = namedtuple("CardData", "kinds incol above by_kind n_kind")
 
 ALL_KINDS = 0x3FFE  # kinds 1..13
 _DEBRUIJN = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36,
@@ -89,11 +104,7 @@ def popcount(x):
 
 @nb.njit(cache=True, nogil=True)
 def kind_relations(kt):
-    """``(top_kind, kind_top, pred, fol, wrap)`` from the tables: the kind a top id stands
-    for (-1: any kind may follow, an empty foundation), the top id a card of each kind
-    makes, the predecessor and follower masks of each kind, and whether the kinds 1..13
-    form the 13-cycle of wrapping ranks.  ``kind_top`` is -1 where a kind makes no top
-    or more than one (rule sets with dead Queens; never a stockless game)."""
+    """The ``KindRelations`` of the kernel tables ``kt``."""
     play_next = kt.play_next
     n_tops = play_next.shape[0]
     top_kind = np.full(n_tops, -1, np.int64)
@@ -124,7 +135,7 @@ def kind_relations(kt):
         down = (y + N_RANKS - 2) % N_RANKS + 1
         if fol[y] != (1 << up) | (1 << down):
             wrap = False
-    return top_kind, kind_top, pred, fol, wrap
+    return KindRelations(top_kind, kind_top, pred, fol, wrap)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -199,9 +210,17 @@ def walk_ok(av, t, ends, sig, neg, pos):
 def euler_ok(cnt, t, ends, sig, neg, pos):
     """Walk rule: can the cards left (``cnt`` by kind) be played as one chain from top kind
     ``t`` (1..13) ending on a rank of ``ends``?  False proves the state lost."""
-    av = walk_sums(cnt, sig)
+    return euler_ok_in(cnt, t, ends, sig, neg, pos, np.empty(13, np.int64))
+
+
+@nb.njit(cache=True, nogil=True)
+def euler_ok_in(cnt, t, ends, sig, neg, pos, av):
+    """``euler_ok`` with ``av`` (13 slots) as its scratch: it allocates nothing."""
     for r in range(13):
-        av[r] += sig[r, t - 1]
+        a = 0
+        for j in range(13):
+            a += sig[r, j] * cnt[j + 1]
+        av[r] = a + sig[r, t - 1]
     return walk_ok(av, t, ends, sig, neg, pos)
 
 
@@ -230,12 +249,7 @@ def unreached(t, nz, fol):
 
 @nb.njit(cache=True, nogil=True)
 def card_data(exposed, heights, pred):
-    """Per-card arrays of the buried-card rule, for the cards of ``heights``.
-
-    ``kinds[c, i]`` (i = 1..heights[c]); ``incol[c, i, h]``: cards of column c at
-    positions j <= h, j != i, of a kind that may precede card (c, i); ``above[c, i]``: 1
-    if the card directly above may precede it; ``by_kind``: the cards of each kind as
-    ``c * 8 + i``, ``n_kind`` of them."""
+    """The ``CardData`` of the cards of ``heights``."""
     ncols = heights.shape[0]
     hmax = 1
     for c in range(ncols):
@@ -262,7 +276,7 @@ def card_data(exposed, heights, pred):
             k = kinds[c, i]
             by_kind[k, n_kind[k]] = c * 8 + i
             n_kind[k] += 1
-    return kinds, incol, above, by_kind, n_kind
+    return CardData(kinds, incol, above, by_kind, n_kind)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -318,25 +332,26 @@ def stuck_bound(h, cnt, nz, tk, kinds, incol, above, pred, fol, wrap):
 
 
 @nb.njit(cache=True, nogil=True)
-def stuck_depths_after(h, cnt, nz, x, tk, kinds, incol, above, pred, fol, wrap, by_kind, n_kind,
-                       before, out):
+def stuck_depths_after(h, cnt, nz, x, tk, cards, rel, before, out):
     """``stuck_depths`` of a state from those of its parent (``before``), after a card of
     kind ``x`` was played on top kind ``tk``: stuck cards stay stuck, and only the cards of
     kinds that lost a possible predecessor (after x; after the old top, when exposed) can
-    become stuck.  Returns the bound."""
+    become stuck.  ``cards``: the deal's ``CardData``, ``rel`` its ``KindRelations``.
+    Returns the bound."""
+    fol = rel.fol
     ks = (fol[x] | (ALL_KINDS if tk < 0 else fol[tk])) & nz
-    lost = unreached(x, nz, fol) if wrap else 0
+    lost = unreached(x, nz, fol) if rel.wrap else 0
     ks |= lost
     for c in range(h.shape[0]):
         out[c] = before[c]
     while ks:
         k = lowbit(ks)
         ks &= ks - 1
-        for j in range(n_kind[k]):
-            c = by_kind[k, j] >> 3
-            i = by_kind[k, j] & 7
-            if out[c] < i <= h[c] and ((lost >> k) & 1 or card_stuck(c, i, h, cnt, x, kinds, incol,
-                                                                     above, pred)):
+        for j in range(cards.n_kind[k]):
+            c = cards.by_kind[k, j] >> 3
+            i = cards.by_kind[k, j] & 7
+            if out[c] < i <= h[c] and ((lost >> k) & 1 or card_stuck(
+                    c, i, h, cnt, x, cards.kinds, cards.incol, cards.above, rel.pred)):
                 out[c] = i
     bound = 0
     for c in range(h.shape[0]):

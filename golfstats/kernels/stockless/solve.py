@@ -60,16 +60,15 @@ import numba as nb
 
 from golfstats.kernels.constants import FINISHED, TRUNCATED
 from golfstats.kernels.hashset import pool_of
-from golfstats.kernels.stockless.search import (  # noqa: F401  (the flags, for callers)
+from golfstats.kernels.stockless.search import LOG2_START, search_pass
+from golfstats.kernels.stockless.state import (  # noqa: F401  (the flags, for callers)
     DEFAULT_RULES,
-    LOG2_START,
     USE_BURIED,
     USE_CANONICAL,
     USE_LAST,
     USE_ORDER,
     USE_UNREACHED,
     USE_WALK,
-    search_pass,
 )
 
 
