@@ -277,3 +277,33 @@ def test_a_goal_is_typed_goal():
                         isinstance(default, ast.Constant) and default.value in set(Goal)):
                     found.append(f"{_where(path, node.lineno)} {annotation or default.value}")
     assert not found
+
+
+# ---------------------------------------------------------------- functions that read like sentences
+#: The longest function and the most arguments a function outside ``cli/`` takes (a typer
+#: command's options are its arguments, each documented in its help).
+MAX_LINES, MAX_ARGS = 120, 12
+#: Functions allowed past them, each with its reason (none today).
+EXCEPTIONS: dict[str, str] = {}
+
+
+def _functions():
+    """``(key, lines, arguments)`` of every function of the package, ``key`` as
+    ``path:name`` (arguments not counted under ``cli/``)."""
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE).as_posix()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                a = node.args
+                n_args = 0 if rel.startswith("cli/") else (
+                    len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs))
+                yield f"{rel}:{node.name}", node.end_lineno - node.lineno + 1, n_args
+
+
+def test_functions_are_short_and_take_few_arguments():
+    """No function over ``MAX_LINES`` lines or ``MAX_ARGS`` arguments but the named
+    exceptions, and every exception is still one."""
+    over = {key: f"{lines} lines, {n_args} arguments" for key, lines, n_args in _functions()
+            if lines > MAX_LINES or n_args > MAX_ARGS}
+    assert {k: v for k, v in over.items() if k not in EXCEPTIONS} == {}
+    assert set(EXCEPTIONS) <= set(over), "an exception that is no longer needed"

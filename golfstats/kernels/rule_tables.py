@@ -161,6 +161,17 @@ KernelTables = namedtuple(
     "KernelTables", "play_next accepts drawn pull_src pull_dst width stride when_stuck stockless")
 
 
+#: How a rule set's deals are laid out, as the compiled batches read them
+#: (``players.playout.deal_inputs``): ``columns`` of ``height`` cards, ``start``
+#: (``rules.Start.code``) and the id of the top that accepts any card.
+Layout = namedtuple("Layout", "columns height start any_top")
+
+
+def kernel_layout(tables: Tables) -> Layout:
+    layout = tables.rules.layout
+    return Layout(layout.columns, layout.height, layout.start.code, max(tables.index_any, 0))
+
+
 def kernel_tables(tables: Tables) -> KernelTables:
     rules = tables.rules
     return KernelTables(tables.play_next, tables.accepts, tables.drawn, tables.pull_src,

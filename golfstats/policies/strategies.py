@@ -59,11 +59,10 @@ class CompiledPlayer(Strategy):
 
         from golfstats.kernels.constants import R_STATUS, RESULT_ROW
         from golfstats.kernels.players.playout import play_batch
-        from golfstats.kernels.rule_tables import kernel_tables, tables_for
+        from golfstats.kernels.rule_tables import kernel_layout, kernel_tables, tables_for
         from golfstats.solver import solver_scratch
 
         tables = tables_for(rules)
-        layout = rules.layout
         n = batch.cards.shape[0]
         out = np.zeros((n, len(RESULT_ROW)), np.int64)
         width = batch.cards.shape[1] + 2
@@ -72,8 +71,7 @@ class CompiledPlayer(Strategy):
         started = time.perf_counter()
         kt = kernel_tables(tables)
         play_batch(self._player(kt.stockless), _kernel_params(policy), kt, batch.cards,
-                   batch.keys, layout.columns, layout.height, layout.start.code,
-                   max(tables.index_any, 0), kv, kb, out, moves, record_moves)
+                   batch.keys, kernel_layout(tables), kv, kb, out, moves, record_moves)
         elapsed = time.perf_counter() - started
         if (out[:, R_STATUS] != 0).any():
             raise RuntimeError(f"policy {policy.spec} produced an illegal plan (internal error)")
@@ -142,22 +140,21 @@ class ClairvoyantSolver(Strategy):
         import numpy as np
 
         from golfstats.kernels.constants import R_STATUS, RESULT_ROW, STOCKLESS_MAX_STATES
-        from golfstats.kernels.players.exact import exact_batch
-        from golfstats.kernels.rule_tables import kernel_tables, tables_for
+        from golfstats.kernels.players.exact import Ask, Rows, exact_batch
+        from golfstats.kernels.rule_tables import kernel_layout, kernel_tables, tables_for
         from golfstats.solver import solver_scratch
 
         tables = tables_for(rules)
-        layout = rules.layout
         n = batch.cards.shape[0]
         out = np.zeros((n, len(RESULT_ROW)), np.int64)
         states = np.zeros(n, np.int64)
         moves = np.zeros((n if record_moves else 1, batch.cards.shape[1] + 2), np.int64)
         kv, kb = solver_scratch(tables.stride)
         started = time.perf_counter()
-        exact_batch(not layout.has_stock)(
-            kernel_tables(tables), batch.cards, layout.columns, layout.height, layout.start.code,
-            max(tables.index_any, 0), Goal(goal) is Goal.WIN, STOCKLESS_MAX_STATES, kv, kb, out,
-            states, moves, record_moves)
+        exact_batch(not rules.layout.has_stock)(
+            kernel_tables(tables), batch.cards, kernel_layout(tables),
+            Ask(Goal(goal) is Goal.WIN, STOCKLESS_MAX_STATES, kv, kb),
+            Rows(out, states, moves, record_moves))
         elapsed = time.perf_counter() - started
         if (out[:, R_STATUS] != 0).any():
             raise RuntimeError("the exact solver's line does not replay (internal error)")

@@ -36,9 +36,6 @@ from golfstats.kernels.core import can_play
 from golfstats.kernels.players.playout import _clear_points, _play_points, deal_inputs
 from golfstats.kernels.solve import _solve
 
-#: How the deals' cards are laid out (``playout.deal_inputs``): ``columns`` of ``height``
-#: cards, ``start`` (``rules.Start.code``) and the "any" top's id.
-Layout = namedtuple("Layout", "columns height start any_top")
 #: What the solver is asked: ``stop_at_win`` (goal win), and the stockless search's
 #: ``max_states``; its buffers ``kv``/``kb`` (``solver.solver_scratch``).
 Ask = namedtuple("Ask", "stop_at_win max_states kv kb")
@@ -119,24 +116,18 @@ def _exact_batch(stockless, kt, cards, layout, ask, rows):
             rows.moves_out[d, n:] = NO_MOVE
 
 
-# The two entries keep the flat arguments of their caller (policies.strategies, whose
-# call is outside this change): they are bundled here, once.
 @nb.njit(cache=True, nogil=True)
-def _batch_golf(kt, cards, columns, height, start, any_top, stop_at_win, max_states, kv, kb, out,
-                states, moves_out, record):
-    _exact_batch(False, kt, cards, Layout(columns, height, start, any_top),
-                 Ask(stop_at_win, max_states, kv, kb), Rows(out, states, moves_out, record))
+def _batch_golf(kt, cards, layout, ask, rows):
+    _exact_batch(False, kt, cards, layout, ask, rows)
 
 
 @nb.njit(cache=True, nogil=True)
-def _batch_stockless(kt, cards, columns, height, start, any_top, stop_at_win, max_states, kv, kb,
-                     out, states, moves_out, record):
-    _exact_batch(True, kt, cards, Layout(columns, height, start, any_top),
-                 Ask(stop_at_win, max_states, kv, kb), Rows(out, states, moves_out, record))
+def _batch_stockless(kt, cards, layout, ask, rows):
+    _exact_batch(True, kt, cards, layout, ask, rows)
 
 
 def exact_batch(stockless: bool):
-    """The compiled entry of one kind of layout.  Its arguments, in order: the kernel
-    tables, the deals' cards (layout order), the fields of ``Layout``, of ``Ask`` and of
-    ``Rows``."""
+    """The compiled entry of one kind of layout: ``(kt, cards, layout, ask, rows)``, the
+    kernel tables, the deals' cards (layout order), their ``rule_tables.Layout``, an
+    ``Ask`` and the ``Rows``."""
     return _batch_stockless if stockless else _batch_golf

@@ -196,8 +196,8 @@ def deal_inputs(cards, columns, height, start, any_top, drawn, exposed, heights,
 
 
 @nb.njit(nogil=True, inline="always")
-def _batch(player, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-           moves_out, record):
+def _batch(player, params, kt, cards, keys, layout, kv, kb, out, moves_out, record):
+    columns, height, start, any_top = layout
     n_stock = cards.shape[1] - columns * height - (1 if start == START_CARD else 0)
     exposed = np.empty((columns, height + 1), np.int64)
     heights = np.empty(columns, np.int64)
@@ -255,10 +255,8 @@ def entries(name: str) -> Entries:
 
 
 def _made_entries(name: str) -> Entries:
-    def batch(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out, moves_out,
-              record):
-        _batch(name, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-               moves_out, record)
+    def batch(params, kt, cards, keys, layout, kv, kb, out, moves_out, record):
+        _batch(name, params, kt, cards, keys, layout, kv, kb, out, moves_out, record)
 
     def hand(params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
         return _hand(name, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out)
@@ -275,14 +273,13 @@ def _made_entries(name: str) -> Entries:
     return Entries(*made)
 
 
-def play_batch(player, params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-               moves_out, record) -> None:
-    """Play every deal of ``cards`` (layout order) with the plan function ``player``
-    names.  ``out[d]`` receives the deal's ``constants.RESULT_ROW`` (status, won, strokes,
-    points, draws, n_moves, longest_chain, truncated); with ``record`` the moves of deal d
-    go to ``moves_out[d]`` (padded with ``NO_MOVE``)."""
-    entries(player).batch(params, kt, cards, keys, columns, height, start, any_top, kv, kb, out,
-                          moves_out, record)
+def play_batch(player, params, kt, cards, keys, layout, kv, kb, out, moves_out, record) -> None:
+    """Play every deal of ``cards`` (laid out as ``layout``, a ``rule_tables.Layout``) with
+    the plan function ``player`` names.  ``out[d]`` receives the deal's
+    ``constants.RESULT_ROW`` (status, won, strokes, points, draws, n_moves, longest_chain,
+    truncated); with ``record`` the moves of deal d go to ``moves_out[d]`` (padded with
+    ``NO_MOVE``)."""
+    entries(player).batch(params, kt, cards, keys, layout, kv, kb, out, moves_out, record)
 
 
 def play_hand(player, params, kt, exposed, heights0, stock, top0, key, kv, kb, moves_out):
