@@ -283,8 +283,17 @@ def test_a_goal_is_typed_goal():
 #: The longest function and the most arguments a function outside ``cli/`` takes (a typer
 #: command's options are its arguments, each documented in its help).
 MAX_LINES, MAX_ARGS = 120, 12
-#: Functions allowed past them, each with its reason (none today).
-EXCEPTIONS: dict[str, str] = {}
+#: Functions allowed past them, each with its reason.
+_MEET = ("the meet in the middle's stages take their tables flat: with them bundled (Dealt, "
+         "Forward, Backward) the exact solver on putt-putt, PySolFC 1-1000, ran 4-12% slower "
+         "(benchmarks/README.md, 2026-12-07)")
+EXCEPTIONS: dict[str, str] = {
+    "kernels/golf/meet.py:_question": _MEET,
+    "kernels/golf/meet.py:_line": _MEET,
+    "kernels/golf/meet_backward.py:backward_stage": _MEET,
+    "kernels/golf/meet_forward.py:forward_to_end": _MEET,
+    "kernels/golf/meet_trace.py:trace_backward": _MEET,
+}
 
 
 def _functions():

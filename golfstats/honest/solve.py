@@ -359,12 +359,12 @@ def _value_pass(s: KernelPosition, b: _Blocks, plan: _Plan, keep, stock_order, l
     return float(result), moves, kept
 
 
-def _kept(s: KernelPosition, b: _Blocks, keep, kept) -> tuple | None:
+def _kept(s: KernelPosition, b: _Blocks, keep, kept) -> inputs.Kept | None:
     """What a play-out reads of the values (``play``'s ``sol``): Dr with its rank index,
     each D's offset, the values and the heights' compact index; None for ``KEEP_LAYERS``."""
     if keep == KEEP_ALL:
         goff = b.off + b.lbase[b.layer_of]
-        return (b.dr, blocks.rank_index(b.dr), goff, kept, b.hmap)
+        return inputs.Kept(b.dr, blocks.rank_index(b.dr), goff, kept, b.hmap)
     if keep != KEEP_PATH:
         return None
     poff = np.full(s.size, -1, np.int64)
@@ -374,8 +374,8 @@ def _kept(s: KernelPosition, b: _Blocks, keep, kept) -> tuple | None:
         poff[d] = at
         flat.append(v)
         at += len(v)
-    return (b.dr, blocks.rank_index(b.dr), poff,
-            np.concatenate(flat) if flat else np.zeros(1, np.float64), b.hmap)
+    return inputs.Kept(b.dr, blocks.rank_index(b.dr), poff,
+                       np.concatenate(flat) if flat else np.zeros(1, np.float64), b.hmap)
 
 
 def solve_strokes(start: KernelPosition, max_states, stock_orders, wide) -> Solved:
@@ -388,8 +388,8 @@ def solve_strokes(start: KernelPosition, max_states, stock_orders, wide) -> Solv
     resolved, root, moves, path, st = compiled.solve_strokes(
         s.kt, s.exposed, s.heights0, s.top0, s.m0, max_states, stock_orders, proto,
         62 if wide else 15)
-    # st: [states, positions, lookups, state bytes, value bytes, positive states]
-    stats = Stats(int(st[0]), 0.0, int(st[3] + st[4] + path[3].nbytes + path[4].nbytes))
+    stats = Stats(int(st.states), 0.0,
+                  int(st.state_bytes + st.value_bytes + path.keys.nbytes + path.vals.nbytes))
     if not resolved:
         return Solved(Value.unresolved(), _NONE, stats)
     return Solved(Value(float(root[0]), float(root[1])), by_slot(moves[0], moves[1]), stats,

@@ -55,7 +55,6 @@ from golfstats.kernels.golf.meet_backward import (
     NO,
     OVERFLOW,
     YES,
-    Backward,
     backward_stage,
     by_kind,
     end_targets,
@@ -63,14 +62,8 @@ from golfstats.kernels.golf.meet_backward import (
     unplay,
     unplay_table,
 )
-from golfstats.kernels.golf.meet_forward import (
-    Forward,
-    exposed_kinds,
-    forward_stage,
-    forward_to_end,
-    reset_forward,
-)
-from golfstats.kernels.golf.meet_trace import CODE_MASK, TOP_MASK, Dealt, trace_backward, trace_forward
+from golfstats.kernels.golf.meet_forward import exposed_kinds, forward_stage, forward_to_end, reset_forward
+from golfstats.kernels.golf.meet_trace import CODE_MASK, TOP_MASK, trace_backward, trace_forward
 from golfstats.kernels.golf.sweep import COLUMNS, INF
 
 #: Labelled states a solve may make before it hands the position to the sweep.  Chosen by
@@ -88,18 +81,15 @@ LOST_QUESTIONS = 2
 FORWARD_BIAS = 2
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def _question(P, L, last, limit, kt, dealt, fw, bw):
-    """Is there a line turning at most P cards to a tableau of at most L cards?  ``last``:
-    the forward's last stage; ``limit``: the labelled states allowed.  Returns (YES / NO /
-    OVERFLOW, meet entry); the backward labels stay for the trace."""
-    drawn, stock = kt.drawn, dealt.stock
-    S = kt.stride
+@nb.njit(cache=True, nogil=True)
+def _question(P, L, last, limit, kt, exposed, h0, pw, stock, bt, kv, kb, S, fq, fs, flist,
+              fmask, bq, links, bs, blist):
+    """Is there a line turning at most P cards to a tableau of at most L cards?  Returns
+    (YES / NO / OVERFLOW, meet entry); the backward labels stay for the trace."""
+    drawn = kt.drawn
     KMIN = S - 2
-    kv, fs, flist = fw.kv, fw.fs, fw.flist
-    kb, bq, bs, blist = bw.kb, bw.bq, bw.bs, bw.blist
-    bw.links[bq.shape[0]:] = -1
-    n_end = end_targets(dealt.heights, dealt.pw, L, blist, bw.odo)
+    links[bq.shape[0]:] = -1
+    n_end = end_targets(h0, pw, L, blist)
     bs[2] = n_end
     for i in range(n_end):
         e = blist[i]
@@ -111,7 +101,7 @@ def _question(P, L, last, limit, kt, dealt, fw, bw):
             bs[1] = i + 1
             return YES, e
     bs[1] = n_end
-    if not unplay(0, dealt, bw, S):
+    if not unplay(0, exposed, h0, pw, bt, kb, S, bq, links, bs, blist):
         return OVERFLOW, 0
     bs[0] = P + 1
     bs[3] = bs[1]
@@ -121,7 +111,8 @@ def _question(P, L, last, limit, kt, dealt, fw, bw):
         if fs[3] <= FORWARD_BIAS * bs[3] and fs[0] < last:
             p = fs[0] + 1
             done = fs[2]
-            if not forward_stage(p, drawn[stock[p - 1]], dealt, kt, fw):
+            if not forward_stage(p, drawn[stock[p - 1]], exposed, kt.play_next, kt.accepts, pw,
+                                  kv, S, fq, fs, flist, fmask):
                 return OVERFLOW, 0
             for i in range(done, fs[2]):
                 e = flist[i]
@@ -129,7 +120,8 @@ def _question(P, L, last, limit, kt, dealt, fw, bw):
                     return YES, e
         else:
             q = bs[0] - 1
-            status, e = backward_stage(q, drawn[stock[q - 1]], dealt, kv, bw, S)
+            status, e = backward_stage(q, drawn[stock[q - 1]], exposed, h0, pw, bt, kv, kb, S,
+                                        bq, links, bs, blist)
             if status != NO:
                 return status, e
     return NO, 0
@@ -155,26 +147,28 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
     last = min(cap, n)
     play_next = kt.play_next
     kinds = key_by_kind and by_kind(play_next, S)
-    dealt = Dealt(exposed, heights, pw, stock, top0, full)
-    fw = Forward(kv, np.empty(budget, np.int64), np.zeros(4, np.int64), np.empty(spare, np.int64),
-                 np.empty(spare, np.int64))
-    # the backward labels: a byte each (stages), a quarter of the cache
-    bw = Backward(kb.view(np.uint8), kinds, unplay_table(play_next, kt.accepts, kinds),
-                  np.empty(budget, np.int64), np.empty(budget + TOP_MASK + 1, np.int64),
-                  np.zeros(4, np.int64), np.empty(spare, np.int64), np.empty(COLUMNS, np.int64))
-    fs = fw.fs
+    bt = unplay_table(play_next, kt.accepts, kinds)
+    bk = kb.view(np.uint8)  # the backward labels: a byte each (stages), a quarter of the cache
+    fq = np.empty(budget, np.int64)
+    flist = np.empty(spare, np.int64)
+    fmask = np.empty(spare, np.int64)
+    bq = np.empty(budget, np.int64)
+    links = np.empty(budget + TOP_MASK + 1, np.int64)
+    blist = np.empty(spare, np.int64)
+    fs = np.zeros(4, np.int64)
+    bs = np.zeros(4, np.int64)
     packed0 = 0
     for c in range(COLUMNS):
         packed0 |= heights[c] << (3 * c)
     e0 = (packed0 << 25) | (full << 6)
     kv[full * S + top0] = 0
     kv[full * S + KMIN] = 0
-    fw.fq[0] = e0 | top0
-    fw.flist[0] = e0
-    fw.fmask[0] = exposed_kinds(exposed, packed0)
+    fq[0] = e0 | top0
+    flist[0] = e0
+    fmask[0] = exposed_kinds(exposed, packed0)
     fs[1] = 1
     fs[2] = 1
-    ok = forward_stage(0, 0, dealt, kt, fw)
+    ok = forward_stage(0, 0, exposed, play_next, kt.accepts, pw, kv, S, fq, fs, flist, fmask)
     lo = -1  # the largest P known to have no win, and the fewest cards turned to win
     hi = last + 1
     n_moves = 0
@@ -187,42 +181,48 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
         if hi - lo <= 1:
             break
         P = min(max(P, lo + 1), hi - 1)
-        status, e = _question(P, 0, last, budget, kt, dealt, fw, bw)
-        states += bw.bs[1]
+        status, e = _question(P, 0, last, budget, kt, exposed, heights, pw, stock, bt, kv, bk, S,
+                              fq, fs, flist, fmask, bq, links, bs, blist)
+        states += bs[1]
         if status == OVERFLOW:
             ok = False
         elif status == YES:
-            n_moves, hi = _line(e, P, kt, dealt, fw, bw, moves_out)
+            n_moves, hi = _line(e, P, kt, kinds, exposed, heights, pw, stock, top0, full, kv, bk,
+                                S, moves_out)
             if stop_at_win or n_moves < 0:
                 lo = hi - 1
             P = max(lo + 1, hi - 2)
         else:
             lo = P
             P = (lo + hi) // 2 if hi <= last else last
-        reset_backward(bw, S)
+        reset_backward(bk, S, bq, bs, blist)
     won = ok and hi <= last
     left = 0
     if ok and not won:
         left = -1
         for L in range(1, LOST_QUESTIONS + 1):
-            status, e = _question(last, L, last, budget, kt, dealt, fw, bw)
-            states += bw.bs[1]
+            status, e = _question(last, L, last, budget, kt, exposed, heights, pw, stock, bt,
+                                  kv, bk, S, fq, fs, flist, fmask, bq, links, bs, blist)
+            states += bs[1]
             if status == YES:
-                n_moves, k_end = _line(e, last, kt, dealt, fw, bw, moves_out)
+                n_moves, k_end = _line(e, last, kt, kinds, exposed, heights, pw, stock, top0,
+                                       full, kv, bk, S, moves_out)
                 left = L
-            reset_backward(bw, S)
+            reset_backward(bk, S, bq, bs, blist)
             if status == OVERFLOW:
                 ok = False
             if status != NO:
                 break
         if ok and left < 0:
-            ok, left, n_moves, k_end = forward_to_end(last, dealt, kt, fw, moves_out)
+            ok, left, n_moves, k_end = forward_to_end(last, kt, exposed, heights, pw, stock,
+                                                       top0, full, kv, S, fq, fs, flist, fmask,
+                                                       moves_out)
         if ok and n_moves >= 0:
             for _ in range(last - k_end):
                 moves_out[n_moves] = DRAW
                 n_moves += 1
     states += fs[1]
-    reset_forward(fw, S)
+    reset_forward(kv, S, fq, fs, flist)
     if not ok:
         return False, False, 0, 0, 0, 0
     if won:
@@ -230,12 +230,16 @@ def meet_any_time(kt, exposed, heights, stock, top0, cap, stop_at_win, kv, kb, m
     return True, False, left, 0, n_moves, states
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def _line(e, P, kt, dealt, fw, bw, moves_out):
+@nb.njit(cache=True, nogil=True)
+def _line(e, P, kt, kinds, exposed, heights, pw, stock, top0, full, kv, kb, S, moves_out):
     """The line through the meeting heights ``e``: forward to it, draws to ``T(h)``, then
     backward to an end target.  Returns (n_moves, cards turned), n_moves -1 on an
     inconsistent table."""
-    n, k = trace_forward(e, dealt, kt, fw.kv, moves_out)
+    n, k = trace_forward(e, exposed, heights, pw, kt.play_next, stock, kt.drawn, top0, full, kv,
+                         S, moves_out)
     if n < 0:
         return -1, P
-    return trace_backward(e, k, n, P + 1, dealt, kt, bw.kb, bw.kinds, moves_out)
+    return trace_backward(e, k, n, P + 1, exposed, pw, kt.play_next, kt.accepts, kinds, stock,
+                          kt.drawn, kb, S, moves_out)
+
+

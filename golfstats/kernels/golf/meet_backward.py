@@ -5,13 +5,12 @@ A backward state is (heights, key), its label the latest stage from which a line
 reaches a target (``meet``'s module doc); it is keyed on the top (``with this top on the
 foundation``) or, where the top after a kind never depends on the top it was played on
 (no jokers, no dead Queens), on the kind of the chain's first card ("with a top that
-accepts this kind"): about half the states, the issue's formulation.  Its queue and
-tables travel as one ``Backward``.  No I/O, no RNG.
+accepts this kind"): about half the states, the issue's formulation.  ``bs`` holds
+[lowest stage closed, queue length, heights count, states labelled by the last stage];
+``blist`` the heights labelled.  No I/O, no RNG.
 """
 
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numba as nb
 import numpy as np
@@ -23,14 +22,6 @@ from golfstats.kernels.golf.sweep import COLUMNS
 #: The top field of a backward queue entry that stands for every top (a new target).
 ANY = TOP_MASK
 YES, NO, OVERFLOW = 1, 0, -1
-
-#: The backward side's tables and queue: ``kb`` its labels (bytes: ``meet``'s module doc),
-#: ``kinds`` whether they are keyed on kinds (``by_kind``), ``bt`` its keys
-#: (``unplay_table``), ``bq`` the queue of states labelled, ``links`` (after
-#: ``bq.shape[0]`` entries, one head a key) the queue entries of each key, newest first,
-#: ``bs`` = [lowest stage closed, queue length, heights count, states labelled by the last
-#: stage], ``blist`` the heights labelled, ``odo`` the scratch of ``end_targets``.
-Backward = namedtuple("Backward", "kb kinds bt bq links bs blist odo")
 
 
 @nb.njit(cache=True, nogil=True)
@@ -94,12 +85,10 @@ def unplay_table(play_next, accepts, kinds):
     return n_keys, start, keys, seed_start, seeds
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def unplay(begin, dealt, bw, S):
-    """Label the predecessors of the backward queue's entries from ``begin`` on (each with
-    its entry's label), breadth-first; False on overflow.  ``S``: the labels' stride."""
-    exposed, h0, pw = dealt.exposed, dealt.heights, dealt.pw
-    kb, bt, bq, links, bs, blist = bw.kb, bw.bt, bw.bq, bw.links, bw.bs, bw.blist
+@nb.njit(cache=True, nogil=True)
+def unplay(begin, exposed, h0, pw, bt, kb, S, bq, links, bs, blist):
+    """Label the predecessors of ``bq[begin:]`` (each with its entry's label), breadth-first.
+    ``bs`` = [lowest stage closed, queue length, heights count, cost]; False on overflow."""
     n_keys, start, keys = bt[0], bt[1], bt[2]
     TS = S - 2
     BS = S - 1
@@ -146,16 +135,15 @@ def unplay(begin, dealt, bw, S):
     return True
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def backward_stage(q, seed_top, dealt, kv, bw, S):
-    """Close backward stage q (the top ``seed_top`` drawn).  Returns (status, meet entry):
-    YES when a new ``T(h) = q`` meets a forward ``F(h) < q`` (forward labels ``kv``)."""
-    kb, bq, links, bs = bw.kb, bw.bq, bw.links, bw.bs
+@nb.njit(cache=True, nogil=True)
+def backward_stage(q, seed_top, exposed, h0, pw, bt, kv, kb, S, bq, links, bs, blist):
+    """Close backward stage q.  Returns (status, meet entry): YES when a new ``T(h) = q``
+    meets a forward ``F(h) < q``."""
     TS = S - 2
     KMIN = S - 2
     begin = bs[1]
     nb_ = begin
-    seed_start, seeds = bw.bt[3], bw.bt[4]
+    seed_start, seeds = bt[3], bt[4]
     for j in range(seed_start[seed_top], seed_start[seed_top + 1]):
         k = seeds[j]  # a key the drawn top meets: its entries are the only candidates
         i = links[bq.shape[0] + k]
@@ -175,19 +163,19 @@ def backward_stage(q, seed_top, dealt, kv, bw, S):
             bq[nb_] = e | ANY
             nb_ += 1
     bs[1] = nb_
-    if not unplay(begin, dealt, bw, S):
+    if not unplay(begin, exposed, h0, pw, bt, kb, S, bq, links, bs, blist):
         return OVERFLOW, 0
     bs[0] = q
     bs[3] = bs[1] - begin
     return NO, 0
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def end_targets(h0, pw, limit, out, h):
+@nb.njit(cache=True, nogil=True)
+def end_targets(h0, pw, limit, out):
     """Entries (packed heights, code) of every heights vector <= ``h0`` with at most
-    ``limit`` cards, into ``out``; returns how many.  ``h``: ``COLUMNS`` slots of scratch."""
+    ``limit`` cards, into ``out``; returns how many."""
     n = 0
-    h[:] = 0
+    h = np.zeros(COLUMNS, np.int64)
     while True:
         total = 0
         for c in range(COLUMNS):
@@ -212,10 +200,8 @@ def end_targets(h0, pw, limit, out, h):
             return n
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def reset_backward(bw, S):
-    """Every label of the backward ``bw`` (stride ``S``) back to 0, its queue empty."""
-    kb, bq, bs, blist = bw.kb, bw.bq, bw.bs, bw.blist
+@nb.njit(cache=True, nogil=True)
+def reset_backward(kb, S, bq, bs, blist):
     for i in range(bs[1]):
         e = bq[i]
         t = e & TOP_MASK

@@ -3,13 +3,13 @@
 A (heights, top) state is labelled once, with the fewest stock cards turned that reach it
 (``kv[code * S + top]``, ``INF`` unseen), and its heights with their first stage
 (``kv[code * S + S - 2]``).  Stage p is seeded with (h, card p - 1) for every heights
-vector reached before that has a play on that card, then closed under plays; its queue
-and tables travel as one ``Forward``.  No I/O, no RNG.
+vector reached before that has a play on that card, then closed under plays.  ``fs``
+holds [stages closed, queue length, heights reached, states labelled by the last stage];
+``flist`` the heights reached (queue entries without a top, ``meet_trace``), ``fmask`` the
+card kinds each exposes.  No I/O, no RNG.
 """
 
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numba as nb
 import numpy as np
@@ -23,12 +23,6 @@ from golfstats.kernels.hashset import prefetch
 #: a small gain, within the noise of a loaded machine (putt-putt, PySol 1-300, CPU time,
 #: the best of 5: 2.87-2.94 ms a deal against 2.99-3.10 ms with 0, which turns it off).
 AHEAD = 8
-
-#: The forward side's tables and queue: ``kv`` its labels (module doc), ``fq`` the queue of
-#: states labelled, ``fs`` = [stages closed, queue length, heights reached, states labelled
-#: by the last stage], ``flist`` the heights reached (queue entries without a top,
-#: ``meet_trace``) and ``fmask`` the card kinds each exposes.
-Forward = namedtuple("Forward", "kv fq fs flist fmask")
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -50,15 +44,13 @@ def exposed_kinds(exposed, packed):
     return m
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def forward_stage(p, seed_top, dealt, kt, fw):
-    """Close stage p of the forward ``fw``: seed (h, ``seed_top``) for every heights vector
-    reached (p > 0) that has a play on it (a seed without a play leads nowhere and its
-    heights already have their first stage), then label every state plays reach.  False
-    if the queue would overflow."""
-    exposed, pw = dealt.exposed, dealt.pw
-    play_next, accepts, S = kt.play_next, kt.accepts, kt.stride
-    kv, fq, fs, flist, fmask = fw
+@nb.njit(cache=True, nogil=True)
+def forward_stage(p, seed_top, exposed, play_next, accepts, pw, kv, S, fq, fs, flist, fmask):
+    """Close stage p: seed (h, ``seed_top``) for every heights vector in ``flist`` (p > 0)
+    that has a play on it (``fmask``: the kinds each exposes; a seed without a play leads
+    nowhere and its heights already have their first stage), then label every state
+    plays reach.  ``fs`` = [stages done, queue length, heights
+    count, cost of the last stage]; False if the queue would overflow."""
     KMIN = S - 2
     nf = fs[1]
     nfl = fs[2]
@@ -114,15 +106,15 @@ def forward_stage(p, seed_top, dealt, kt, fw):
     return True
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def forward_to_end(last, dealt, kt, fw, moves_out):
-    """The forward pass through every stage up to ``last``: the fewest cards of a heights
-    vector it reaches, and the line to it.  Returns (ok, cards left, n_moves, cards
-    turned)."""
-    fs, flist = fw.fs, fw.flist
+@nb.njit(cache=True, nogil=True)
+def forward_to_end(last, kt, exposed, heights, pw, stock, top0, full, kv, S, fq, fs, flist,
+                    fmask, moves_out):
+    """The forward pass through every stage: the fewest cards of a heights vector it
+    reaches, and the line to it.  Returns (ok, cards left, n_moves, cards turned)."""
     while fs[0] < last:
         p = fs[0] + 1
-        if not forward_stage(p, kt.drawn[dealt.stock[p - 1]], dealt, kt, fw):
+        if not forward_stage(p, kt.drawn[stock[p - 1]], exposed, kt.play_next, kt.accepts, pw,
+                              kv, S, fq, fs, flist, fmask):
             return False, 0, 0, 0
     best = 1 << 30
     best_e = 0
@@ -134,14 +126,13 @@ def forward_to_end(last, dealt, kt, fw, moves_out):
         if cards < best:
             best = cards
             best_e = flist[i]
-    n_moves, k_end = trace_forward(best_e, dealt, kt, fw.kv, moves_out)
+    n_moves, k_end = trace_forward(best_e, exposed, heights, pw, kt.play_next, stock, kt.drawn,
+                                   top0, full, kv, S, moves_out)
     return True, best, n_moves, k_end
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def reset_forward(fw, S):
-    """Every label of the forward ``fw`` (stride ``S``) back to ``INF``, its queue empty."""
-    kv, fq, fs, flist = fw.kv, fw.fq, fw.fs, fw.flist
+@nb.njit(cache=True, nogil=True)
+def reset_forward(kv, S, fq, fs, flist):
     inf = np.uint8(INF)
     for i in range(fs[1]):
         e = fq[i]

@@ -10,8 +10,6 @@ No I/O, no RNG.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numba as nb
 import numpy as np
 
@@ -21,12 +19,6 @@ from golfstats.kernels.golf.sweep import COLUMNS
 
 CODE_MASK = (1 << 19) - 1
 TOP_MASK = 63
-
-#: The position a meet solves, as its kernels read it: ``exposed[c, i]`` the card at
-#: height i of column c (1 = bottom), ``heights`` the dealt heights, ``pw`` their
-#: mixed-radix powers and ``full`` their code (``kernels.core.powers``), ``stock`` the
-#: stock in drawing order, ``top0`` the top at the start.
-Dealt = namedtuple("Dealt", "exposed heights pw stock top0 full")
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -43,15 +35,13 @@ def play_child(exposed, play_next, pw, code, packed, t, c):
     return code - pw[c], u
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def trace_forward(e, dealt, kt, kv, moves_out):
-    """Moves from the start of ``dealt`` to the heights of entry ``e`` at their first stage
-    ``F(h)``, by the forward labels ``kv``.  Returns ``(n_moves, F(h))``.
+@nb.njit(cache=True, nogil=True)
+def trace_forward(e, exposed, h0, pw, play_next, stock, drawn, top0, full, kv, S, moves_out):
+    """Moves from the start to the heights of entry ``e`` at their first stage ``F(h)``.
+    Returns ``(n_moves, F(h))``.
 
     A state labelled p was reached by a play from a parent labelled p, or by drawing up
     to card p - 1 from its heights' first stage."""
-    exposed, h0, pw, stock, top0, full = dealt
-    play_next, drawn, S = kt.play_next, kt.drawn, kt.stride
     n_tops = play_next.shape[0]
     code = (e >> 6) & CODE_MASK
     packed = e >> 25
@@ -99,16 +89,15 @@ def trace_forward(e, dealt, kt, kv, moves_out):
     return n, k_end
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts
-def trace_backward(e, q, n, end, dealt, kt, kb, kinds, moves_out):
+@nb.njit(cache=True, nogil=True)
+def trace_backward(e, q, n, end, exposed, pw, play_next, accepts, kinds, stock, drawn, kb, S,
+                   moves_out):
     """Append to ``moves_out[:n]`` the moves from the heights of ``e``, standing at stage q,
     to an end target (``T == end``): draw up to ``T(h)``, then plays that keep the label
     above the stage, drawing again at each heights vector whose ``T`` is later.  Labels
-    ``kb`` are keyed on the top, or (``kinds``) on the kind of the next card played (the
-    label of a top is then the best of the kinds it accepts).  Returns ``(n_moves, cards
-    turned at the end)``."""
-    exposed, pw, stock = dealt.exposed, dealt.pw, dealt.stock
-    play_next, accepts, drawn, S = kt.play_next, kt.accepts, kt.drawn, kt.stride
+    are keyed on the top, or (``kinds``) on the kind of the next card played (the label
+    of a top is then the best of the kinds it accepts).  Returns ``(n_moves, cards turned
+    at the end)``."""
     TS = S - 2
     code = (e >> 6) & CODE_MASK
     packed = e >> 25

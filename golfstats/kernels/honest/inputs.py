@@ -64,6 +64,24 @@ Listing = namedtuple("Listing", "keys masks flag_bit layer_lo blk_lo blk_hi")
 Block = namedtuple("Block", "lo size n j base pos_off bval")
 
 
+#: What goal win keeps of its values for the play-outs and later questions
+#: (``honest.solve``): ``dr`` the drawn-from table over the compact heights codes, ``cum``
+#: its rank index (``blocks.rank_index``), ``off[d]`` where block d's values start in
+#: ``vals`` (-1: not kept) and ``hmap[g]`` the compact code of dense code g (-1: no state).
+Kept = namedtuple("Kept", "dr cum off vals hmap")
+
+#: What goal strokes keeps for its play-outs (``solve_strokes``): the D-codes' place values
+#: ``pwd``; per block d kept its slot ``slot[d]`` (-1: not kept), and slot s's states
+#: ``keys[lo[s, 0]:lo[s, 1]]`` with their values (p, e) as pairs in ``vals``.
+KeptPath = namedtuple("KeptPath", "pwd slot lo keys vals")
+
+#: What goal strokes counts: the states listed, the (heights, top) positions reached, the
+#: look-ups of B, the bytes of the states and of the values alive at once, and the states
+#: with p > 0.
+StrokesStats = namedtuple("StrokesStats",
+                          "states positions lookups state_bytes value_bytes positive")
+
+
 def scratch(big: int, n_tops: int, g_size: int, bv=None) -> Scratch:
     """Scratch for blocks of at most ``big`` states (``bv`` given: its table, with the last
     column already 0)."""

@@ -79,8 +79,8 @@ def p_at(dr, cum, off, vals, hmap, g, d):
 
 @nb.njit(cache=True, nogil=True, inline="always")
 def p_of(sol, g, d):
-    """``p_at`` with ``sol = (dr, cum, off, vals, hmap)``."""
-    return p_at(sol[0], sol[1], sol[2], sol[3], sol[4], g, d)
+    """``p_at`` with the values goal win kept, ``sol`` (``inputs.Kept``)."""
+    return p_at(sol.dr, sol.cum, sol.off, sol.vals, sol.hmap, g, d)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

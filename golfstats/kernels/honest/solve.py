@@ -34,9 +34,8 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mas
     ``mask_proto`` is a one-element array of the dtype of the per-state top sets (it must
     hold the ``n_tops`` bits and the drawable bit ``flag``).
 
-    Returns ``(resolved, root, moves, path, stats)``: ``path = (pwd, path_slot, path_lo,
-    path_keys, path_val)`` for ``play_strokes``, ``stats = [states, positions, lookups,
-    state bytes, value bytes, positive states]``.
+    Returns ``(resolved, root, moves, path, stats)``: ``path`` (``inputs.KeptPath``) for
+    ``play_strokes``, ``stats`` an ``inputs.StrokesStats``.
     """
     pw, full, g_size = powers(heights0)
     pwd, size, order, layer_start = d_codes(m0)
@@ -47,10 +46,7 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mas
     position = inputs.Root(kt, exposed, heights0, top0, m0)
     ok, n_states, layer_lo, blk_lo, blk_hi, positions = forward(
         position, pw, pwd, order, layer_start, mark, keys, masks, flag, max_states)
-    stats = np.zeros(6, np.int64)
-    stats[0] = n_states
-    stats[1] = positions
-    stats[3] = n_states * (4 + mask_proto.itemsize)
+    state_bytes = n_states * (4 + mask_proto.itemsize)
     path_slot = np.full(size, -1, np.int64)
     slots = 0
     for o in range(stock_orders.shape[0]):
@@ -63,15 +59,16 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mas
                 d += pwd[stock_orders[o, k]]
     if not ok:
         return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
-                (pwd, path_slot, np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
-                 np.zeros(0, np.float64)), stats)
+                inputs.KeptPath(pwd, path_slot, np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
+                                np.zeros(0, np.float64)),
+                inputs.StrokesStats(n_states, positions, np.int64(0), state_bytes, np.int64(0),
+                                    np.int64(0)))
     listing = inputs.Listing(keys, masks, np.int64(1) << flag, layer_lo, blk_lo, blk_hi)
     root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive = backward(
         position, pwd, order, layer_start, STROKES, listing, path_slot)
-    stats[2] = lookups
-    stats[4] = peak_values * 8
-    stats[5] = positive
-    return True, root, moves, (pwd, path_slot, path_lo, path_keys, path_val), stats
+    return (True, root, moves, inputs.KeptPath(pwd, path_slot, path_lo, path_keys, path_val),
+            inputs.StrokesStats(n_states, positions, lookups, state_bytes, peak_values * 8,
+                                positive))
 
 
 @nb.njit(cache=True, nogil=True)
