@@ -273,10 +273,11 @@ def unload_block(sc, nq, nd):
     """Leave ``sc.vg`` 0 and ``sc.pos`` at the zero column again after a block
     (``load_block``)."""
     zero_col = sc.bv.shape[1] - 1
+    vg, dl, pos, ql = sc.vg, sc.dl, sc.pos, sc.ql  # (once: a bundle's array read in a loop costs)
     for k in range(nd):
-        sc.vg[sc.dl[k]] = 0.0
+        vg[dl[k]] = 0.0
     for i in range(nq):
-        sc.pos[sc.ql[i]] = zero_col
+        pos[ql[i]] = zero_col
 
 
 @nb.njit(cache=True, nogil=True)

@@ -214,6 +214,8 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
     live_in = row_bytes(w_rows, 0, n_w) + row_bytes(g_rows, 0, n_g)  # not yet released
     peak_live = 0
     prev_rows = 0
+    # (the arrays the loop reads, once: a bundle's array read in a loop costs)
+    dig, z, q, pmask = wk.dig, wk.z, wk.q, wk.pmask
     for k in range(top_level, 0, -1):
         cur, above = above, cur
         n_rows = 0
@@ -224,26 +226,26 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
                 continue
             seen = np.int64(0)
             for c in range(COLUMNS):
-                if wk.dig[c]:
-                    seen |= np.int64(1) << exposed[c, wk.dig[c]]
+                if dig[c]:
+                    seen |= np.int64(1) << exposed[c, dig[c]]
             dr = _drawn_from(rp, wk, w_rows, widx[g], touched, seen)
             if dr[0]:
-                put(r_rows, n_r, wk.z)
+                put(r_rows, n_r, z)
                 ridx[g] = n_r
                 n_r += 1
-                wk.q[:] = wk.z
+                q[:] = z
             else:
-                wk.q[:] = 0
+                q[:] = 0
             n_rows = _position_rows(rp, wk, cur, n_rows, g, g_rows, gidx[g], touched, seen, dr)
-            if not _is_zero(wk.q):
-                put(q_rows, n_q, wk.q)
+            if not _is_zero(q):
+                put(q_rows, n_q, q)
                 qidx[g] = n_q
                 n_q += 1
         all_rows += n_rows
         peak = max(peak, n_rows)
         if k < top_level:  # the rows of level k + 1 are no longer read
             for ti in range(n_lv[k + 1], n_lv[k + 2]):
-                wk.pmask[by_level[ti]] = 0
+                pmask[by_level[ti]] = 0
         peak_live = max(peak_live, live_in + row_bytes(r_rows, 0, n_r) + row_bytes(q_rows, 0, n_q)
                         + row_bytes(cur, 0, n_rows) + row_bytes(above, 0, prev_rows))
         prev_rows = n_rows
@@ -302,7 +304,7 @@ def _drawn_from(rp, wk, w_rows, wi, touched, seen):
     """Dr(h) into ``wk.z``: W(h) (row ``wi`` of ``w_rows``, -1 empty) AND the closure of
     the In rows of the tops that may draw at h.  Returns ``(have, lo, hi)``: whether it is
     not empty, and its first and last words that are not 0."""
-    kt, m0, z = rp.kt, rp.m0, wk.z
+    kt, m0, z, inrow = rp.kt, rp.m0, wk.z, wk.inrow
     accepts = kt.accepts
     words = z.shape[0]
     if wi < 0:
@@ -313,7 +315,7 @@ def _drawn_from(rp, wk, w_rows, wi, touched, seen):
     while m:
         if m & 1 and (not kt.when_stuck or accepts[t] & seen == 0):
             for i in range(words):
-                z[i] |= wk.inrow[t, i]
+                z[i] |= inrow[t, i]
         m >>= 1
         t += 1
     and_into(z, w_rows, wi)
@@ -339,6 +341,7 @@ def _position_rows(rp, wk, cur, n_rows, g, g_rows, gi, touched, seen, dr):
     kt, m0, pwd, kup = rp.kt, rp.m0, rp.pwd, rp.kup
     accepts = kt.accepts
     row, grow, q, z = wk.row, wk.grow, wk.q, wk.z
+    inrow, pmask, pbase = wk.inrow, wk.pmask, wk.pbase
     words = row.shape[0]
     have_dr, lo, hi = dr
     at_full = g == rp.full
@@ -349,7 +352,7 @@ def _position_rows(rp, wk, cur, n_rows, g, g_rows, gi, touched, seen, dr):
             continue
         any_src = False
         if (touched >> t) & 1:
-            row[:] = wk.inrow[t]
+            row[:] = inrow[t]
             any_src = True
         if have_dr:
             for r in range(STOCK_KINDS):
@@ -368,8 +371,8 @@ def _position_rows(rp, wk, cur, n_rows, g, g_rows, gi, touched, seen, dr):
         for i in range(words):
             q[i] |= row[i]
         put(cur, n_rows, row)
-        if wk.pmask[g] == 0:
-            wk.pbase[g] = n_rows
-        wk.pmask[g] |= np.int64(1) << t
+        if pmask[g] == 0:
+            pbase[g] = n_rows
+        pmask[g] |= np.int64(1) << t
         n_rows += 1
     return n_rows

@@ -164,15 +164,16 @@ def dp_part(root, codes, chain, blocks, vals_j, oi0, batch, mine, sc):
     with this thread's scratch ``sc`` (its table of B: block b's from column
     ``batch.col[b]``), and their Q rows' word ranks into ``batch.ranks``.  Returns the
     states valued."""
-    q = blocks.q
+    q, order = blocks.q, blocks.order
+    col, rank_at, ranks = batch.col, batch.rank_at, batch.ranks
     valued = 0
     for b in mine:
-        dd = blocks.order[oi0 + b]
+        dd = order[oi0 + b]
         nq, nd = load_block(blocks, dd, vals_j, sc)
         valued += nq
-        _block_dp(root, codes, chain, sc, nq, batch.col[b])
-        at = batch.rank_at[b]
-        word_ranks(q, dd, batch.ranks[at:at + q.shape[1]])
+        _block_dp(root, codes, chain, sc, nq, col[b])
+        at = rank_at[b]
+        word_ranks(q, dd, ranks[at:at + q.shape[1]])
         unload_block(sc, nq, nd)
     return valued
 
@@ -186,6 +187,8 @@ def add_part(root, codes, blocks, j, order_at, oi0, oi1, batch, bvs, mine, vals_
     m0, pwd, drawn = root.m0, codes.pwd, root.kt.drawn
     q, off, dcnt = blocks.q, blocks.off, blocks.dcnt
     in_dr, qoff = blocks.drq
+    words = blocks.words
+    owner, col, rank_at, ranks = batch.owner, batch.col, batch.rank_at, batch.ranks
     n = blocks.layer_start.shape[0] - 2
     n_words = q.shape[1]
     for d in mine:
@@ -194,14 +197,13 @@ def add_part(root, codes, blocks, j, order_at, oi0, oi1, batch, bvs, mine, vals_
             if have >= m0[r]:
                 continue
             oi = order_at[d + pwd[r]]
-            if oi < oi0 or oi >= oi1 or batch.owner[oi - oi0] < 0:
+            if oi < oi0 or oi >= oi1 or owner[oi - oi0] < 0:
                 continue
             b = oi - oi0
             prob = (m0[r] - (have + 1) + 1) / (n - j + 1)
-            at = batch.rank_at[b]
-            _add_below(q, blocks.words, d, d + pwd[r], batch.ranks[at:at + n_words], in_dr,
-                       qoff[d], off[d], off[d] + dcnt[d], prob,
-                       bvs[batch.owner[b], drawn[r], batch.col[b]:], vals_below)
+            at = rank_at[b]
+            _add_below(q, words, d, d + pwd[r], ranks[at:at + n_words], in_dr, qoff[d], off[d],
+                       off[d] + dcnt[d], prob, bvs[owner[b], drawn[r], col[b]:], vals_below)
 
 
 @nb.njit(cache=True, nogil=True)

@@ -170,6 +170,8 @@ def play_rows(ps, lv, below, w_rows, g, seen, wk):
     play_next, accepts = kt.play_next, kt.accepts
     tmask, tbase, tcode = lv.tmask, lv.tbase, lv.tcode
     rows, memo, stamp, xs, ccode = wk.rows, wk.memo, wk.stamp, wk.xs, wk.ccode
+    tkey, trow = wk.tkey, wk.trow
+    mixed = ps.mixed
     words = rows.shape[1]
     n_s = 0
     need = ps.drawtops | tmask[g]
@@ -178,13 +180,13 @@ def play_rows(ps, lv, below, w_rows, g, seen, wk):
         if need & 1:
             a = accepts[u] & seen
             key = 0  # the columns u plays on; -1: the tops made depend on u
-            if a & ps.mixed:
+            if a & mixed:
                 key = -1
             elif a:
                 for c in range(COLUMNS):
                     if xs[c] >= 0 and (a >> xs[c]) & 1:
                         key |= 1 << c
-            wk.tkey[u] = key
+            tkey[u] = key
             s = -1
             if key > 0 and stamp[0, key] == g:
                 s = memo[0, key]
@@ -221,7 +223,7 @@ def play_rows(ps, lv, below, w_rows, g, seen, wk):
                     n_s += 1
                 if key > 0:
                     stamp[0, key], memo[0, key] = g, s
-            wk.trow[u] = s
+            trow[u] = s
         need >>= 1
         u += 1
     return n_s
@@ -232,7 +234,7 @@ def draw_row(ps, seen, wk):
     """W(h) into ``wk.w``: X = OR_r kmask[r] & (B'(h, drawn r) >> pwd[r]), closed along the
     kinds whose draw may be followed by another (``close``)."""
     kt, kmask, pwd = ps.kt, ps.kmask, ps.pwd
-    rows, w = wk.rows, wk.w
+    rows, w, trow = wk.rows, wk.w, wk.trow
     words = w.shape[0]
     for i in range(words):
         w[i] = 0
@@ -241,7 +243,7 @@ def draw_row(ps, seen, wk):
         u = kt.drawn[r]
         if not kt.when_stuck or kt.accepts[u] & seen == 0:
             closing |= np.int64(1) << r
-        s = wk.trow[u]
+        s = trow[u]
         if s < 0:
             continue
         q = pwd[r] >> 6
@@ -265,28 +267,30 @@ def top_codes(ps, lv, cur, n_rows, g, seen, wcode, wk):
     """B(h, u) for the tops u a play into h can make: their row codes into ``lv.tcode``,
     the new rows into the level's buffer ``cur`` from ``n_rows``; returns its rows."""
     kt = ps.kt
-    memo, stamp, w = wk.memo, wk.stamp, wk.w
+    accepts, when_stuck = kt.accepts, kt.when_stuck
+    memo, stamp, w, rows, tkey, trow = wk.memo, wk.stamp, wk.w, wk.rows, wk.tkey, wk.trow
+    tcode = lv.tcode
     words = w.shape[0]
     m = lv.tmask[g]
     u = 0
     slot = lv.tbase[g]
     while m:
         if m & 1:
-            key = wk.tkey[u]
-            if kt.accepts[u] & seen == 0:
-                lv.tcode[slot] = wcode  # nothing to play: B = W (it may draw)
+            key = tkey[u]
+            if accepts[u] & seen == 0:
+                tcode[slot] = wcode  # nothing to play: B = W (it may draw)
             elif key >= 0 and stamp[1, key] == g:
-                lv.tcode[slot] = memo[1, key]
+                tcode[slot] = memo[1, key]
             else:
-                s = wk.trow[u]
+                s = trow[u]
                 if s < 0:  # B = W (any-time) or empty
-                    code = ZERO if kt.when_stuck else wcode
+                    code = ZERO if when_stuck else wcode
                 else:  # B' is not empty, nor then B
                     for i in range(words):
-                        cur[n_rows, i] = wk.rows[s, i] if kt.when_stuck else wk.rows[s, i] | w[i]
+                        cur[n_rows, i] = rows[s, i] if when_stuck else rows[s, i] | w[i]
                     code = n_rows
                     n_rows += 1
-                lv.tcode[slot] = code
+                tcode[slot] = code
                 if key >= 0:
                     stamp[1, key], memo[1, key] = g, code
             slot += 1

@@ -149,6 +149,7 @@ def layer_step(root, codes, blocks, j, vals_j, vals_below, sc, moves, release, s
     m0, pwd = root.m0, codes.pwd
     order, layer_start, dcnt, off = blocks.order, blocks.layer_start, blocks.dcnt, blocks.off
     q, in_dr, qoff = blocks.q, blocks.drq[0], blocks.drq[1]
+    qcnt, words, bv, drawn = blocks.qcnt, blocks.words, sc.bv, root.kt.drawn
     n = layer_start.shape[0] - 2
     chain = chain_tables(root.kt.play_next)
     zero_col = sc.bv.shape[1] - 1
@@ -173,7 +174,7 @@ def layer_step(root, codes, blocks, j, vals_j, vals_below, sc, moves, release, s
                     low += 1
                 if low < layer_start[j]:
                     below_done = release_upto(vals_below, below_done, off[order[low]], release)
-        if blocks.qcnt[dd] == 0 and j > 0:
+        if qcnt[dd] == 0 and j > 0:
             continue
         if j > 0:
             any_start = False
@@ -196,8 +197,8 @@ def layer_step(root, codes, blocks, j, vals_j, vals_below, sc, moves, release, s
                 if dcnt[d] == 0:
                     continue
                 prob = (m0[r] - have + 1) / (n - j + 1)
-                _add_below(q, blocks.words, d, dd, rank, in_dr, qoff[d], off[d], off[d] + dcnt[d],
-                           prob, sc.bv[root.kt.drawn[r]], vals_below)
+                _add_below(q, words, d, dd, rank, in_dr, qoff[d], off[d], off[d] + dcnt[d],
+                           prob, bv[drawn[r]], vals_below)
         unload_block(sc, nq, nd)
         if j == 0:
             return value

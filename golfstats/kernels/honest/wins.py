@@ -136,30 +136,33 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep, max_bytes=-1):
              + w_rows[1].nbytes + g_rows[1].nbytes + ps.kmask.nbytes)
     for t in range(lv.tbase[0], lv.tbase[1]):
         lv.tcode[t] = ALL  # the cleared tableau: every D wins
+    # (the arrays the loop reads, once: a bundle's array read in a loop costs)
+    n_lv, by_level, gpk = lv.n_lv, lv.by_level, lv.gpk
+    xs, w, rows, grow = wk.xs, wk.w, wk.rows, wk.grow
     for k in range(1, lv.top_level + 1):
         cur = bufs[k & 1]
         below = bufs[(k - 1) & 1]
         n_rows = 0
-        for ti in range(lv.n_lv[k], lv.n_lv[k + 1]):
-            g = lv.by_level[ti]
-            seen = win_rows.exposed_at(exposed, lv.gpk[g], wk.xs)
+        for ti in range(n_lv[k], n_lv[k + 1]):
+            g = by_level[ti]
+            seen = win_rows.exposed_at(exposed, gpk[g], xs)
             n_s = win_rows.play_rows(ps, lv, below, w_rows, g, seen, wk)
             win_rows.draw_row(ps, seen, wk)
             wcode = ZERO
-            if win_rows.any_bit(wk.w):
-                put(w_rows, n_w, wk.w)
+            if win_rows.any_bit(w):
+                put(w_rows, n_w, w)
                 widx[g] = n_w
                 wcode = -3 - n_w
                 n_w += 1
             n_rows = win_rows.top_codes(ps, lv, cur, n_rows, g, seen, wcode, wk)
             # G(h): W(h) and every B' row of h
             for i in range(words):
-                v = wk.w[i]
+                v = w[i]
                 for s2 in range(n_s):
-                    v |= wk.rows[s2, i]
-                wk.grow[i] = v
-            if win_rows.any_bit(wk.grow):
-                put(g_rows, n_g, wk.grow)
+                    v |= rows[s2, i]
+                grow[i] = v
+            if win_rows.any_bit(grow):
+                put(g_rows, n_g, grow)
                 gidx[g] = n_g
                 n_g += 1
             if max_bytes >= 0 and (_rows_bytes(w_rows, n_w, g_rows, n_g, max(peak, n_rows), words,
