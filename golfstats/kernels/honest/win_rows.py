@@ -14,7 +14,7 @@ import numpy as np
 
 from golfstats.kernels.honest import space
 from golfstats.kernels.honest.packed import or_into
-from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, after_bits, play_groups, popcount
+from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, after_bits, popcount
 
 ZERO, ALL = -1, -2  # row codes: the empty row, the full row; >= 0 a level row; <= -3 a W row
 
@@ -87,10 +87,11 @@ def close(w, closing, m0, pwd, kmask):
 
 
 @nb.njit(cache=True, nogil=True)
-def pass_inputs(kt, exposed, m0, pw, pwd, size):
-    """The W pass's fixed inputs (``Pass``)."""
+def pass_inputs(kt, exposed, m0, pw, pwd, size, groups):
+    """The W pass's fixed inputs (``Pass``; ``groups``: ``space.play_groups`` of the rule
+    set)."""
     kmask, full_row = kind_masks(m0, pwd, size)
-    after_of = play_groups(kt.play_next)[1]
+    after_of = groups[1]
     mixed = np.int64(0)
     for x in np.flatnonzero(after_of < 0):
         mixed |= np.int64(1) << x
@@ -102,11 +103,11 @@ def pass_inputs(kt, exposed, m0, pw, pwd, size):
 
 
 @nb.njit(cache=True, nogil=True)
-def levels(kt, exposed, heights0, keep, full, g_size):
+def levels(kt, exposed, heights0, keep, full, g_size, groups):
     """The kept height vectors by level and the tops a play into each can make (``Levels``;
     the height vector 0, the cleared tableau, is always kept: the others' B is ZERO)."""
     play_next = kt.play_next
-    acc_of, after_of = play_groups(play_next)
+    acc_of, after_of = groups
     all_tops = (np.int64(1) << play_next.shape[0]) - 1
     gpk = space.packed_codes(heights0)
     top_level = space.cards_left(gpk[full])

@@ -52,7 +52,7 @@ from golfstats.kernels.core import powers
 from golfstats.kernels.honest import win_rows
 from golfstats.kernels.honest.blocks import transpose
 from golfstats.kernels.honest.packed import new_store, put, row_bytes
-from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, popcount
+from golfstats.kernels.honest.space import COLUMNS, STOCK_KINDS, play_groups, popcount
 from golfstats.kernels.honest.win_rows import ALL, ZERO, Work
 
 
@@ -105,8 +105,9 @@ def win_sets_within(kt, exposed, heights0, m0, pwd, size, keep, max_bytes=-1):
     returned are then partial, to be thrown away: the caller reports the deal unresolved)."""
     pw, full, g_size = powers(heights0)
     words = ((size + 63) >> 6) + 1
-    ps = win_rows.pass_inputs(kt, exposed, m0, pw, pwd, size)
-    lv = win_rows.levels(kt, exposed, heights0, keep, full, g_size)
+    groups = play_groups(kt.play_next)  # (once, for both)
+    ps = win_rows.pass_inputs(kt, exposed, m0, pw, pwd, size, groups)
+    lv = win_rows.levels(kt, exposed, heights0, keep, full, g_size, groups)
     # level buffers: rows of B for the tops of a level; at most one per (h, top)
     cap = 1
     for k in range(lv.top_level + 1):
