@@ -160,19 +160,6 @@ def _levels(heights0, g_size):
 #: G not yet released, Dr, Q, and two levels of position rows).
 ReachStats = namedtuple("ReachStats", "r_rows q_rows level_rows position_rows peak_bytes")
 
-#: The reach pass's fixed inputs: the rule set's tables ``kt``, the exposed cards, the
-#: position's ``heights``, ``top`` and dense code ``full``, its stock ``m0``, the codes'
-#: place values ``pw`` and ``pwd``, ``kup`` (``up_masks``) and ``acc_of[x]``, the tops
-#: accepting card kind x (``space.play_groups``).
-Reach = namedtuple("Reach", "kt exposed heights top full m0 pw pwd kup acc_of")
-
-#: The scratch of one height vector h: ``inrow[t]`` In(h, t), ``z`` Dr(h) as it is made,
-#: ``q`` Q(h), ``row`` a position row, ``grow`` G(h), ``dig`` h's digits (cards per
-#: column); and over the dense codes g, ``pmask[g]`` the tops with a position row at g and
-#: ``pbase[g]`` where they start in their level's buffer.
-Work = namedtuple("Work", "inrow z q row grow dig pmask pbase")
-
-
 @nb.njit(cache=True, nogil=True)
 def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g_rows, release):
     """Dr and Q, h-major: rows ``ridx[g]`` and ``qidx[g]`` (-1: empty) of the stores
@@ -183,9 +170,11 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
     """
     pw, full, g_size = powers(heights0)
     words = ((size + 63) >> 6) + 1
-    n_tops = kt.play_next.shape[0]
-    rp = Reach(kt, exposed, heights0, top0, full, m0, pw, pwd, up_masks(m0, pwd, size),
-               play_groups(kt.play_next)[0])
+    kup = up_masks(m0, pwd, size)
+    play_next = kt.play_next
+    accepts = kt.accepts
+    n_tops = play_next.shape[0]
+    acc_of, after_of = play_groups(play_next)
     by_level, n_lv = _levels(heights0, g_size)
     top_level = 0
     for c in range(COLUMNS):
@@ -195,15 +184,20 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
         cap = max(cap, (n_lv[k + 1] - n_lv[k]) * n_tops)
     cur = new_store(cap, words)  # the position rows of this level and of the one above
     above = new_store(cap, words)
-    wk = Work(np.zeros((n_tops, words), np.uint64), np.zeros(words, np.uint64),
-              np.zeros(words, np.uint64), np.zeros(words, np.uint64), np.zeros(words, np.uint64),
-              np.zeros(COLUMNS, np.int64), np.zeros(g_size, np.int64), np.zeros(g_size, np.int64))
+    row = np.zeros(words, np.uint64)
+    pmask = np.zeros(g_size, np.int64)  # tops with a position row at g, in its level's buffer
+    pbase = np.zeros(g_size, np.int64)
     ridx = np.full(g_size, -1, np.int64)
     r_rows = new_store(g_size, words)
     qidx = np.full(g_size, -1, np.int64)
     q_rows = new_store(g_size, words)
+    q = np.zeros(words, np.uint64)
+    grow = np.zeros(words, np.uint64)
     n_r = 0
     n_q = 0
+    inrow = np.zeros((n_tops, words), np.uint64)
+    z = np.zeros(words, np.uint64)
+    dig = np.zeros(COLUMNS, np.int64)
     peak = 0
     all_rows = 0
     n_w = 0
@@ -214,29 +208,115 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
     live_in = row_bytes(w_rows, 0, n_w) + row_bytes(g_rows, 0, n_g)  # not yet released
     peak_live = 0
     prev_rows = 0
-    # (the arrays the loop reads, once: a bundle's array read in a loop costs)
-    dig, z, q, pmask = wk.dig, wk.z, wk.q, wk.pmask
     for k in range(top_level, 0, -1):
         cur, above = above, cur
         n_rows = 0
         for ti in range(n_lv[k], n_lv[k + 1]):
             g = by_level[ti]
-            touched = _in_rows(rp, wk, above, g)
+            # In(h, t) of every top, from the position rows of the level above
+            x = g
+            for c in range(COLUMNS):
+                dig[c] = x % (heights0[c] + 1)
+                x //= heights0[c] + 1
+            touched = np.int64(0)  # tops with an In row
+            for c in range(COLUMNS):
+                if dig[c] == heights0[c]:
+                    continue
+                p = g + pw[c]
+                m = pmask[p]
+                if m == 0:
+                    continue
+                xk = exposed[c, dig[c] + 1]
+                src = m & acc_of[xk]
+                t = 0
+                while src:
+                    if src & 1:
+                        v = play_next[t, xk]
+                        i = pbase[p] + rank_in(m, t)
+                        if (touched >> v) & 1:
+                            or_into(inrow[v], above, i)
+                        else:
+                            unpack(inrow[v], above, i)
+                            touched |= np.int64(1) << v
+                    src >>= 1
+                    t += 1
+            if g == full:
+                if (touched >> top0) & 1 == 0:
+                    inrow[top0, :] = 0
+                    touched |= np.int64(1) << top0
+                inrow[top0, 0] |= np.uint64(1)
             if touched == 0:
                 continue
             seen = np.int64(0)
             for c in range(COLUMNS):
                 if dig[c]:
                     seen |= np.int64(1) << exposed[c, dig[c]]
-            dr = _drawn_from(rp, wk, w_rows, widx[g], touched, seen)
-            if dr[0]:
-                put(r_rows, n_r, z)
-                ridx[g] = n_r
-                n_r += 1
+            # Dr(h): W(h) AND the closure of the In rows of the tops that may draw at h
+            have_dr = False
+            wi = widx[g]
+            if wi >= 0:
+                z[:] = 0
+                m = touched
+                t = 0
+                while m:
+                    if m & 1 and (not kt.when_stuck or accepts[t] & seen == 0):
+                        for i in range(words):
+                            z[i] |= inrow[t, i]
+                    m >>= 1
+                    t += 1
+                and_into(z, w_rows, wi)
+                lo = _first_word(z)
+                if lo < words:
+                    closing = np.int64(0)  # the kinds whose turned top may draw at h
+                    for r in range(STOCK_KINDS):
+                        if m0[r] and not (kt.when_stuck and accepts[kt.drawn[r]] & seen):
+                            closing |= np.int64(1) << r
+                    # what lies above W's last word is cleared by the AND
+                    close_up(z, closing, m0, pwd, kup, lo, last_word(w_rows, wi))
+                    and_into(z, w_rows, wi)
+                    lo = _first_word(z)
+                    hi = _last_word(z)
+                    put(r_rows, n_r, z)
+                    ridx[g] = n_r
+                    n_r += 1
+                    have_dr = True
+            if have_dr:
                 q[:] = z
             else:
                 q[:] = 0
-            n_rows = _position_rows(rp, wk, cur, n_rows, g, g_rows, gidx[g], touched, seen, dr)
+            # the position rows of h for the level below, and Q(h)
+            gi = gidx[g]
+            if gi >= 0 and g != full:
+                unpack(grow, g_rows, gi)
+            for t in range(n_tops):
+                if accepts[t] & seen == 0 or (gi < 0 and g != full):
+                    continue
+                any_src = False
+                if (touched >> t) & 1:
+                    row[:] = inrow[t]
+                    any_src = True
+                if have_dr:
+                    for r in range(STOCK_KINDS):
+                        if m0[r] and kt.drawn[r] == t:
+                            if not any_src:
+                                row[:] = 0
+                                any_src = True
+                            up_within(row, z, pwd[r], kup[r], lo,
+                                      min(hi + (pwd[r] >> 6) + 1, words))
+                if not any_src:
+                    continue
+                if g != full:
+                    for i in range(words):
+                        row[i] &= grow[i]
+                if _is_zero(row):
+                    continue
+                for i in range(words):
+                    q[i] |= row[i]
+                put(cur, n_rows, row)
+                if pmask[g] == 0:
+                    pbase[g] = n_rows
+                pmask[g] |= np.int64(1) << t
+                n_rows += 1
             if not _is_zero(q):
                 put(q_rows, n_q, q)
                 qidx[g] = n_q
@@ -255,124 +335,3 @@ def reach_sets(kt, exposed, heights0, top0, m0, pwd, size, widx, w_rows, gidx, g
             first, end, _ = level_rows(gidx, by_level, n_lv[k], n_lv[k + 1])
             live_in -= release_store(g_rows, first, end)
     return ridx, r_rows, qidx, q_rows, ReachStats(n_r, n_q, peak, all_rows, peak_live)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _in_rows(rp, wk, above, g):
-    """In(h, t) of every top t at the dense code g into ``wk.inrow`` (and h's digits into
-    ``wk.dig``), from the position rows of the level above (``above``); the position
-    itself adds the bit of D = {} at its own top.  Returns the tops with an In row."""
-    heights0, exposed, play_next = rp.heights, rp.exposed, rp.kt.play_next
-    inrow, dig, pmask, pbase = wk.inrow, wk.dig, wk.pmask, wk.pbase
-    x = g
-    for c in range(COLUMNS):
-        dig[c] = x % (heights0[c] + 1)
-        x //= heights0[c] + 1
-    touched = np.int64(0)  # tops with an In row
-    for c in range(COLUMNS):
-        if dig[c] == heights0[c]:
-            continue
-        p = g + rp.pw[c]
-        m = pmask[p]
-        if m == 0:
-            continue
-        xk = exposed[c, dig[c] + 1]
-        src = m & rp.acc_of[xk]
-        t = 0
-        while src:
-            if src & 1:
-                v = play_next[t, xk]
-                i = pbase[p] + rank_in(m, t)
-                if (touched >> v) & 1:
-                    or_into(inrow[v], above, i)
-                else:
-                    unpack(inrow[v], above, i)
-                    touched |= np.int64(1) << v
-            src >>= 1
-            t += 1
-    if g == rp.full:
-        top0 = rp.top
-        if (touched >> top0) & 1 == 0:
-            inrow[top0, :] = 0
-            touched |= np.int64(1) << top0
-        inrow[top0, 0] |= np.uint64(1)
-    return touched
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _drawn_from(rp, wk, w_rows, wi, touched, seen):
-    """Dr(h) into ``wk.z``: W(h) (row ``wi`` of ``w_rows``, -1 empty) AND the closure of
-    the In rows of the tops that may draw at h.  Returns ``(have, lo, hi)``: whether it is
-    not empty, and its first and last words that are not 0."""
-    kt, m0, z, inrow = rp.kt, rp.m0, wk.z, wk.inrow
-    accepts = kt.accepts
-    words = z.shape[0]
-    if wi < 0:
-        return False, 0, 0
-    z[:] = 0
-    m = touched
-    t = 0
-    while m:
-        if m & 1 and (not kt.when_stuck or accepts[t] & seen == 0):
-            for i in range(words):
-                z[i] |= inrow[t, i]
-        m >>= 1
-        t += 1
-    and_into(z, w_rows, wi)
-    lo = _first_word(z)
-    if lo >= words:
-        return False, 0, 0
-    closing = np.int64(0)  # the kinds whose turned top may draw at h
-    for r in range(STOCK_KINDS):
-        if m0[r] and not (kt.when_stuck and accepts[kt.drawn[r]] & seen):
-            closing |= np.int64(1) << r
-    # what lies above W's last word is cleared by the AND
-    close_up(z, closing, m0, rp.pwd, rp.kup, lo, last_word(w_rows, wi))
-    and_into(z, w_rows, wi)
-    return True, _first_word(z), _last_word(z)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _position_rows(rp, wk, cur, n_rows, g, g_rows, gi, touched, seen, dr):
-    """The position rows of h (dense code g) for the level below, into ``cur`` from
-    ``n_rows``, each ORed into ``wk.q``: In(h, t) OR Dr(h) (``dr``: ``_drawn_from``'s)
-    shifted by each kind turning top t, for the tops accepting an exposed card, ANDed with
-    G(h) (row ``gi`` of ``g_rows``) but at the position itself.  Returns the level's rows."""
-    kt, m0, pwd, kup = rp.kt, rp.m0, rp.pwd, rp.kup
-    accepts = kt.accepts
-    row, grow, q, z = wk.row, wk.grow, wk.q, wk.z
-    inrow, pmask, pbase = wk.inrow, wk.pmask, wk.pbase
-    words = row.shape[0]
-    have_dr, lo, hi = dr
-    at_full = g == rp.full
-    if gi >= 0 and not at_full:
-        unpack(grow, g_rows, gi)
-    for t in range(kt.play_next.shape[0]):
-        if accepts[t] & seen == 0 or (gi < 0 and not at_full):
-            continue
-        any_src = False
-        if (touched >> t) & 1:
-            row[:] = inrow[t]
-            any_src = True
-        if have_dr:
-            for r in range(STOCK_KINDS):
-                if m0[r] and kt.drawn[r] == t:
-                    if not any_src:
-                        row[:] = 0
-                        any_src = True
-                    up_within(row, z, pwd[r], kup[r], lo, min(hi + (pwd[r] >> 6) + 1, words))
-        if not any_src:
-            continue
-        if not at_full:
-            for i in range(words):
-                row[i] &= grow[i]
-        if _is_zero(row):
-            continue
-        for i in range(words):
-            q[i] |= row[i]
-        put(cur, n_rows, row)
-        if pmask[g] == 0:
-            pbase[g] = n_rows
-        pmask[g] |= np.int64(1) << t
-        n_rows += 1
-    return n_rows

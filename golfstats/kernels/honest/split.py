@@ -171,7 +171,8 @@ def dp_part(root, codes, chain, blocks, vals_j, oi0, batch, mine, sc):
         dd = order[oi0 + b]
         nq, nd = load_block(blocks, dd, vals_j, sc)
         valued += nq
-        _block_dp(root, codes, chain, sc, nq, col[b])
+        _block_dp(root.kt, root.exposed, codes.upw, codes.gpk, chain.inv_n, chain.inv,
+                  chain.after_of, chain.wide, chain.width, sc.ql, nq, sc.vg, sc.bv, sc.pos, col[b])
         at = rank_at[b]
         word_ranks(q, dd, ranks[at:at + q.shape[1]])
         unload_block(sc, nq, nd)
