@@ -288,10 +288,11 @@ _MEET = ("the meet in the middle's stages take their tables flat: with them bund
          "Forward, Backward) the exact solver on putt-putt, PySolFC 1-1000, ran 4-12% slower "
          "(benchmarks/README.md, 2026-12-07)")
 _FLAT = ("the honest value pass's chain DP takes its arrays flat: with them bundled (Root, "
-         "Codes, Chain, Scratch) the value pass on PySolFC 1-10 ran 6-10% slower, "
+         "Codes, Chain, Scratch) the value pass on strict, PySolFC 4-10, ran 6-10% slower, "
          "side by side (benchmarks/README.md, 2026-12-07)")
 _REACH = ("the reach pass's loop over heights stays one function: split into helpers taking "
-          "its bundles it ran 5-11% slower, side by side (benchmarks/README.md, 2026-12-07); "
+          "its bundles it ran 7-11% slower on strict, PySolFC 4-10, side by side "
+          "(benchmarks/README.md, 2026-12-07); "
           "its three steps are headed in it")
 EXCEPTIONS: dict[str, str] = {
     "kernels/honest/winp.py:_block_dp": _FLAT,
