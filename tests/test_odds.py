@@ -28,7 +28,7 @@ from golfstats.solver import solve
 runner = CliRunner()
 KEYS = {"board", "variant", "goal", "win_p", "expected_strokes", "resolved", "clairvoyant_won",
         "clairvoyant_strokes", "states", "bytes_estimate", "peak_rss_bytes", "disk_bytes",
-        "seconds"}
+        "partial", "seconds"}
 
 
 def _odds(*args: str) -> list[dict]:
@@ -93,6 +93,41 @@ def test_odds_budget_reports_unresolved_and_exit_code_1(tmp_path):
     assert result.exit_code == 1
     record = json.loads(result.stdout)
     assert record["resolved"] is False and record["win_p"] is None
+
+
+def test_goal_strokes_is_refused_only_over_its_exact_need(tmp_path):
+    """Goal strokes lists its states while their own bytes fit the budget, then counts
+    what its backward pass will allocate: a budget of exactly that resolves, one byte less
+    is refused before the pass with the same need, and a budget the listing alone passes
+    is refused as partial (more states reachable than it counted), said so on the line."""
+    from golfstats.goals import Goal
+    from golfstats.honest.odds import compute
+
+    rules = parse_variant("strict")
+    board = mid_game_positions(rules, count=1, seed=3, max_stock=8, max_cards=20)[0]
+    whole = compute(board, rules, Goal.STROKES, max_bytes=10**9)
+    need, states = whole.stats.peak_bytes, whole.stats.states
+    assert whole.resolved and not whole.stats.partial and need > 6 * states
+    exact = compute(board, rules, Goal.STROKES, max_bytes=need)
+    assert exact.resolved and exact.value == whole.value
+    under = compute(board, rules, Goal.STROKES, max_bytes=need - 1)
+    assert not under.resolved and not under.stats.partial
+    assert (under.stats.peak_bytes, under.stats.states) == (need, states)
+    listing = compute(board, rules, Goal.STROKES, max_bytes=6 * (states // 2))
+    assert not listing.resolved and listing.stats.partial and listing.stats.states < states
+    path = tmp_path / "b.txt"
+    path.write_text(format_board(board, rules))
+    budget = 6 * (states // 2) / 1e9 + resident_gb()
+    result = runner.invoke(app, ["odds", str(path), "--goal", "strokes", "--max-memory",
+                                 f"{budget:.9f}"])
+    assert result.exit_code == 1 and "needs more than" in result.stdout, result.stdout
+
+
+def resident_gb() -> float:
+    """This process's resident set (``--max-memory`` is the whole process's budget)."""
+    from golfstats.honest.memory import resident
+
+    return resident()[0] / 1e9
 
 
 def test_odds_with_the_layers_in_files_say_so_and_give_the_same_chance(tmp_path, monkeypatch):

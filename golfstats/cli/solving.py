@@ -155,7 +155,8 @@ def odds_command(
                        "bytes_estimate (the kernel's count of its tables' bytes), "
                        "peak_rss_bytes (the process's peak resident set, measured), "
                        "disk_bytes (the layers of p kept in files: 0 unless over --max-memory), "
-                       "seconds, clairvoyant_won, clairvoyant_strokes.")] = False,
+                       "partial (goal strokes: its list of states stopped at the budget, so "
+                       "more are reachable), seconds, clairvoyant_won, clairvoyant_strokes.")] = False,
 ) -> None:
     """The exact odds of a deal for a player who cannot see the stock.
 
@@ -215,6 +216,8 @@ def odds_command(
             honest = f"unresolved: no room for its layers of values on disk ({st.disk_error})"
         else:
             need = f"tables of {st.peak_bytes / 1e9:.2f} GB, " if st.peak_bytes else ""
+            if st.partial:  # the listing of every reachable state stopped at the budget
+                need = f"more than {st.peak_bytes / 1e9:.2f} GB: more than "
             honest = (f"unresolved: needs {need}{st.states:,} states (budget "
                       f"{max_memory:g} GB" + (f", {max_states:,} states)" if max_states else ")"))
         disk = f" · layers on disk, {st.disk_bytes / 1e9:.1f} GB" if st.disk_bytes else ""

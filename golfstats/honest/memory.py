@@ -16,10 +16,9 @@ from __future__ import annotations
 import re
 
 #: Default memory budget of one computation's long pass (goals win: the value pass, sized
-#: before it starts; goal strokes: its state list).  A computation over it is unresolved.
+#: before it starts; goal strokes: its state list, then its values, sized once the list is
+#: whole).  A computation over it is unresolved.
 DEFAULT_MAX_BYTES = 4_000_000_000
-#: Goal strokes lists every reachable state: about 6 bytes of list and 16 of values each.
-STROKES_BYTES_PER_STATE = 22
 
 
 def resident() -> tuple[int, int]:

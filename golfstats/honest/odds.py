@@ -35,7 +35,6 @@ from golfstats.goals import Goal
 from golfstats.honest.layer_files import LayerFiles
 from golfstats.honest.memory import (
     DEFAULT_MAX_BYTES,
-    STROKES_BYTES_PER_STATE,
     reset_peak,
     resident,
 )
@@ -77,7 +76,8 @@ class Odds:
 
     def to_record(self) -> dict:
         """JSON-ready (NaN as None).  ``bytes_estimate``: the kernel's count of its
-        tables' bytes (``Stats.peak_bytes``); ``peak_rss_bytes``: the process, measured."""
+        tables' bytes (``Stats.peak_bytes``); ``peak_rss_bytes``: the process, measured;
+        ``partial``: ``Stats.partial``."""
         def num(x: float) -> float | None:
             return None if math.isnan(x) else x
 
@@ -85,7 +85,8 @@ class Odds:
                 "expected_strokes": num(self.value.e), "resolved": self.resolved,
                 "states": self.stats.states, "bytes_estimate": self.stats.peak_bytes,
                 "peak_rss_bytes": self.peak_rss_bytes,
-                "disk_bytes": self.stats.disk_bytes, "seconds": round(self.stats.seconds, 6)}
+                "disk_bytes": self.stats.disk_bytes, "partial": self.stats.partial,
+                "seconds": round(self.stats.seconds, 6)}
 
 
 _LOADED: set = set()
@@ -192,13 +193,10 @@ def compute(board: Board, rules: Rules, goal: Goal, *, keep: Keep = Keep.VALUE,
     elif solved is None:
         if progress is not None:  # goal strokes is one compiled pass
             progress("all", 0, 1, {})
-        budget = memory // STROKES_BYTES_PER_STATE
-        if max_states is not None:
-            budget = min(budget, max(int(max_states), 1))
         kept = tuple(np.asarray(o, np.int64) for o in orders) if keep is Keep.ORDER else ()
         rows = [order] * bool(order.size) + list(kept)
         stock_orders = np.array(rows, np.int64) if rows else np.zeros((0, len(arrays.stock)), np.int64)
-        solved = solve.solve_strokes(start, budget, stock_orders, tables.n_tops > 15)
+        solved = solve.solve_strokes(start, max_states, memory, stock_orders, tables.n_tops > 15)
     stats = replace(solved.stats, seconds=time.perf_counter() - started)
     if not solved.value.resolved:
         return Odds(goal, solved.value, (), stats)

@@ -378,18 +378,22 @@ def _kept(s: KernelPosition, b: _Blocks, keep, kept) -> inputs.Kept | None:
                        np.concatenate(flat) if flat else np.zeros(1, np.float64), b.hmap)
 
 
-def solve_strokes(start: KernelPosition, max_states, stock_orders, wide) -> Solved:
+def solve_strokes(start: KernelPosition, max_states, max_bytes, stock_orders, wide) -> Solved:
     """Goal strokes: every reachable state of ``start`` listed and valued (``kernels.honest.solve``'s
     compiled ``solve_strokes``), keeping the blocks every one of ``stock_orders`` (K x n
     kinds in draw order, K possibly 0) visits.  ``wide``: the per-state top sets need 64
-    bits (more than 15 tops).  Over ``max_states`` the value is unresolved."""
+    bits (more than 15 tops).  Unresolved over ``max_states`` (None: none but the budget's),
+    or where the listing (its states' bytes, up to ``max_bytes``) and then the backward
+    pass's exact need exceed ``max_bytes``."""
     proto = np.zeros(1, np.uint64 if wide else np.uint16)
+    cap = max(1, int(max_bytes) // (4 + proto.itemsize))  # the listing's own bytes a state
+    if max_states is not None:
+        cap = min(cap, max(int(max_states), 1))
     s = start
     resolved, root, moves, path, st = compiled.solve_strokes(
-        s.kt, s.exposed, s.heights0, s.top0, s.m0, max_states, stock_orders, proto,
+        s.kt, s.exposed, s.heights0, s.top0, s.m0, cap, int(max_bytes), stock_orders, proto,
         62 if wide else 15)
-    stats = Stats(int(st.states), 0.0,
-                  int(st.state_bytes + st.value_bytes + path.keys.nbytes + path.vals.nbytes))
+    stats = Stats(int(st.states), 0.0, int(st.state_bytes + st.value_bytes), partial=not st.listed)
     if not resolved:
         return Solved(Value.unresolved(), _NONE, stats)
     return Solved(Value(float(root[0]), float(root[1])), by_slot(moves[0], moves[1]), stats,

@@ -60,7 +60,9 @@ class Stats:
     ``disk_error``: why those files could not be made (the computation is then unresolved).
     Goals win only: ``win_rows`` the W rows made, ``first_bytes`` the first passes' peak
     (W, then reach), ``value_bytes`` the value pass's, ``threads`` the threads it ran on,
-    ``policy_bytes`` the policy's memo of (p, e)."""
+    ``policy_bytes`` the policy's memo of (p, e).  ``partial`` (goal strokes): the listing
+    of every reachable state stopped at its budget, so more than ``states`` are reachable
+    and ``peak_bytes`` counts the listing alone."""
 
     states: int
     seconds: float
@@ -75,3 +77,4 @@ class Stats:
     value_bytes: int = 0
     threads: int = 1
     policy_bytes: int = 0
+    partial: bool = False

@@ -14,7 +14,8 @@ PLAYERS = LADDER[1:]
 #: Which objective each figure of ``optimal`` uses (one sentence, said under the table).
 OBJECTIVES = ("`optimal`'s win rate is perfect play without peeking for the most wins (goal "
               "`win`); its par is the perfect golfer's, who plays for the fewest expected strokes "
-              "(goal `strokes`), played out on the same deals and stock orders.")
+              "(goal `strokes`), played out on the same stock orders of the first of the same deals "
+              "(the section on perfect play says how many).")
 
 
 def _cell(row: dict | None, par: dict | None) -> str:
@@ -45,9 +46,20 @@ def opening_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
     if "strokes_goal" in full.columns and (full["strokes_goal"] == "win").any():
         note += (" \\* This par is still goal `win`'s play-outs (the most wins, strokes ignored "
                  "once a deal is lost), not the perfect golfer's: the ledger holds no goal-strokes "
-                 "play-outs for that rule set yet.")
+                 "play-out for that rule set yet" + _none_fitted(full) + ".")
     note += "\n"
     return "\n".join(lines) + "\n" + note
+
+
+def _none_fitted(full: pl.DataFrame) -> str:
+    """Where goal strokes was tried but no table fitted, said (else '')."""
+    if "strokes_unresolved" not in full.columns:
+        return ""
+    tried = full.filter((pl.col("strokes_goal") == "win") & (pl.col("strokes_unresolved") > 0))
+    if tried.is_empty():
+        return ""
+    return (" (" + ", ".join(f"{r['variant']}: none of the {r['strokes_unresolved']} tables tried "
+                               "fitted its memory budget" for r in tried.iter_rows(named=True)) + ")")
 
 
 def par_to_print_markdown(par_df: pl.DataFrame, full: pl.DataFrame | None = None) -> str:

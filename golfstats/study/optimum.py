@@ -103,10 +103,20 @@ class OptimumPlan:
     max_bytes: int = 8_000_000_000  # memory budget of one deal's computation on a worker
     alone_bytes: int = 0  # ... valued again alone, after its batch (0: max_bytes)
     value_more: bool = True  # False: estimate from the deals the ledger holds, value none
+    #: The perfect golfer's par rests on the first ``strokes_n`` valued deals (0: all);
+    #: none is played out past the first ``strokes_pilot`` when none of them fits even
+    #: alone; a goal-strokes table's budget on a worker (0: ``max_bytes``).
+    strokes_n: int = 0
+    strokes_pilot: int = 3
+    strokes_bytes: int = 0
 
     @property
     def retry_bytes(self) -> int:
         return max(self.max_bytes, self.alone_bytes)
+
+    def strokes_deals(self, valued: int) -> int:
+        """How many of ``valued`` deals (0..valued-1) the perfect golfer is played out on."""
+        return min(valued, self.strokes_n) if self.strokes_n else valued
 
 
 @dataclass(frozen=True)
@@ -120,6 +130,8 @@ class OptimumResult:
     #: the goal-strokes play-outs of the valued deals (``STROKES_SCHEMA``; a deal without
     #: one yet is missing): the perfect golfer's strokes and par rest on them
     strokes: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=STROKES_SCHEMA))
+    #: the valued deals (the first) the perfect golfer is played out on (None: every one)
+    strokes_wanted: int | None = None
 
     @property
     def met(self) -> bool:
@@ -186,8 +198,28 @@ def _retry_unresolved(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, say: 
 
 def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, serving,
                      say: Callable[[str], None]) -> pl.DataFrame:
-    """Play the perfect golfer out on the valued deals of ``rows`` that have no goal-strokes
-    file yet, on the workers; then, each alone on a worker, those unresolved under a
+    """Play the perfect golfer out on the first ``plan.strokes_deals`` valued deals of
+    ``rows`` that have no goal-strokes file yet: the first ``plan.strokes_pilot`` of them
+    (the pilot), then, if one of those fitted, the rest.  Returns every goal-strokes row
+    held."""
+    wanted = sorted(int(i) for i in rows["deal_index"].to_list())[:plan.strokes_deals(rows.height)]
+    pilot = wanted[:plan.strokes_pilot]
+    have = _play_strokes(folder, plan, pilot, serving, say)
+    tried = have.filter(pl.col("deal_index").is_in(pilot))
+    if (len(pilot) < len(wanted) and tried.height == len(pilot) and not tried["resolved"].any()
+            and (tried["max_bytes"] >= plan.retry_bytes).all()):
+        say(f"  optimal {plan.variant}: the goal-strokes tables of its first {len(pilot)} deals "
+            f"did not fit {plan.retry_bytes / 1e9:.0f} GB; the perfect golfer is not played out "
+            f"on its other {len(wanted) - len(pilot)} deals here (a machine with more memory "
+            "continues)")
+        return have
+    return _play_strokes(folder, plan, wanted, serving, say)
+
+
+def _play_strokes(folder: Path, plan: OptimumPlan, deals: list[int], serving,
+                  say: Callable[[str], None]) -> pl.DataFrame:
+    """The goal-strokes play-outs of ``deals`` not held yet, on the workers with the
+    plan's goal-strokes budget; then, each alone on a worker, those unresolved under a
     smaller budget than a deal alone has (goal strokes lists every reachable state: far
     more than goal win values).  Returns every goal-strokes row held."""
     budget = plan.retry_bytes
@@ -195,12 +227,12 @@ def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, servin
         have = read_strokes(folder)
         done = set(have.filter(pl.col("resolved") | (pl.col("max_bytes") >= (budget if alone else 0)))
                    ["deal_index"].to_list())
-        todo = [int(i) for i in rows["deal_index"].to_list() if int(i) not in done]
+        todo = [i for i in deals if i not in done]
         if not todo:
             continue
-        size = budget if alone else plan.max_bytes
+        size = budget if alone else min(budget, plan.strokes_bytes or plan.max_bytes)
         say(f"  optimal {plan.variant}: the perfect golfer's par (goal strokes) on {len(todo)} valued "
-            f"deals{f', alone with {size / 1e9:.0f} GB' if alone else ''}, deal {todo[0]} first")
+            f"deals, {'alone ' if alone else ''}with {size / 1e9:.0f} GB, deal {todo[0]} first")
         played = serving.stream(_tasks(plan, todo, Goal.STROKES, size))
         for k, (_, row) in enumerate(played, 1):
             write_strokes(folder, row)
@@ -278,9 +310,10 @@ def _run_optimum(plan: OptimumPlan, ledger: Path, say: Callable[[str], None], se
                 strokes = _strokes_missing(folder, plan, rows, serving, say)
             else:
                 strokes = read_strokes(folder)
-            strokes = strokes.filter(pl.col("deal_index") < n)
+            wanted = plan.strokes_deals(n)
+            strokes = strokes.filter(pl.col("deal_index") < wanted)
             return OptimumResult(plan.variant, rows, regression, plain, unresolved, plan.target,
-                                 strokes)
+                                 strokes, wanted)
         stop = min((n // plan.batch + 1) * plan.batch, plan.max_n)
         say(f"  optimal {plan.variant}: valuing deals {n}..{stop - 1} (goal win and the "
             f"clairvoyant share)")

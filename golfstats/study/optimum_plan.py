@@ -5,8 +5,9 @@ of every sitting.
 The optimum values deals in order until its interval meets the rule set's target, so
 what is left is an estimate: the deals the target needs (the half-width shrinks as
 1/sqrt(n) from the deals valued so far; at least the minimum), times each part's cost
-per deal, measured on the deals the ledger holds (else ``plan.OPTIMAL_COST``): the goal-win
-value with the clairvoyant share, and the perfect golfer's goal-strokes play-outs.
+per deal, measured on the deals the ledger holds (else ``plan.OPTIMAL_COST`` and
+``plan.STROKES_COST``, the pilots'): the goal-win value with the clairvoyant share, and the
+perfect golfer's goal-strokes play-outs on the first ``strokes_max_n`` of those deals.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ import polars as pl
 
 from golfstats.study.plan import (
     PARALLEL_EFFICIENCY,
-    STROKES_COST_RATIO,
     StudyConfig,
     hidden_stock,
     optimal_cost,
     optimal_deals_needed,
+    strokes_cost_of,
 )
 
 
@@ -58,13 +59,13 @@ def optimum_progress(config: StudyConfig, ledger: Path, rates: dict[str, float],
         least = config.scaled(config.optimal_min_n, 3)
         need = optimal_deals_needed(n, half, target, least, config.scaled(config.optimal_max_n, 3))
         win_cost = float(rows["seconds"].mean()) if rows.height else optimal_cost(variant)
-        done = strokes.filter(pl.col("deal_index") < max(n, need))
-        strokes_cost = (float(done["seconds"].mean()) if done.height
-                        else win_cost * STROKES_COST_RATIO)
-        core = max(0, need - n) * win_cost + max(0, need - done.height) * strokes_cost
+        wanted = min(max(n, need), config.strokes_max_n)
+        done = strokes.filter(pl.col("deal_index") < wanted)
+        strokes_cost = float(done["seconds"].mean()) if done.height else strokes_cost_of(variant)
+        core = max(0, need - n) * win_cost + max(0, wanted - done.height) * strokes_cost
         left.append(core / rate)
         state = "done" if core == 0 else f"~{core / 3600:.2f} one-core hours left"
         say(f"  optimal on {variant} (+/-{100 * target:.1f} points): {text}, {done.height} played "
-            f"out for par (goal strokes); about {need} deals in all ({win_cost:.0f} s + "
-            f"{strokes_cost:.0f} s a deal), {state}")
+            f"out for par (goal strokes); about {need} deals in all ({win_cost:.0f} s a deal), "
+            f"{wanted} of them for par ({strokes_cost:.0f} s a deal more), {state}")
     return left

@@ -15,7 +15,9 @@ BETWEEN = LADDER[1:-1]
 #: Columns the study's summary adds for the estimated rows of ``optimal``.
 EXTRA = {"estimator": pl.String, "plain_win_p": pl.Float64, "plain_ci_low": pl.Float64,
          "plain_ci_high": pl.Float64, "unresolved": pl.Int64, "playout_deals": pl.Int64,
-         "playouts": pl.Int64, "playout_win_rate": pl.Float64, "strokes_goal": pl.String}
+         "playouts": pl.Int64, "playout_win_rate": pl.Float64, "strokes_goal": pl.String,
+         "strokes_wanted": pl.Int64, "strokes_unresolved": pl.Int64,
+         "strokes_missing": pl.Int64}
 
 
 def summary_rows(results) -> pl.DataFrame:
@@ -26,7 +28,10 @@ def summary_rows(results) -> pl.DataFrame:
     the valued deals' stock orders, with how many deals and play-outs they rest on (goal
     win's play-outs where no goal-strokes one is held yet); and the share of goal win's
     play-outs won (an estimate of the same mean chance from the same deals: a consistency
-    check, not an independent one)."""
+    check, not an independent one).  Of the ``strokes_wanted`` valued deals the perfect
+    golfer is played out on (the first), those its par leaves out are counted:
+    ``strokes_unresolved`` (the table did not fit its memory budget) and ``strokes_missing``
+    (not played out yet)."""
     from golfstats.study.optimum import playout_strokes
 
     rows = []
@@ -36,6 +41,8 @@ def summary_rows(results) -> pl.DataFrame:
         source = optimum_playouts(r)
         goal = "strokes" if source is not r.rows else "win"
         strokes = playout_strokes(source)
+        wanted = r.rows.height if r.strokes_wanted is None else r.strokes_wanted
+        held = r.strokes.filter(pl.col("deal_index") < wanted)
         rows.append({"variant": r.variant, "policy": OPTIMAL, "n": est.n, "truncated": 0,
                      "win_rate": est.mean, "ci_low": est.low, "ci_high": est.high,
                      "n_win_p": est.n, "mean_win_p": est.mean, "win_p_ci_low": est.low,
@@ -45,7 +52,10 @@ def summary_rows(results) -> pl.DataFrame:
                      **_stroke_figures(strokes),
                      "playout_deals": int(source["order_strokes"].list.len().gt(0).sum()),
                      "playouts": strokes.size, "strokes_goal": goal if strokes.size else None,
-                     "playout_win_rate": float((won <= 0).mean()) if won.size else None})
+                     "playout_win_rate": float((won <= 0).mean()) if won.size else None,
+                     "strokes_wanted": wanted,
+                     "strokes_unresolved": held.filter(~pl.col("resolved")).height,
+                     "strokes_missing": wanted - held.height})
     return pl.DataFrame(rows, schema={**SUMMARY_SCHEMA, **EXTRA})
 
 

@@ -68,12 +68,14 @@ OPTIMAL_COST = {"strict": 11.2, "queens-on-kings": 23.3, "putt-putt": 72.3,
                 "strict+jokers2": 170.0}
 #: The same for a rule set not measured (the pilot's figures go in OPTIMAL_COST).
 OPTIMAL_COST_DEFAULT = 60.0
-#: Seconds of a deal's goal-strokes table and its play-outs on the same orders, per second
-#: of the goal-win part (``OPTIMAL_COST``), until the ledger holds measured ones: at least
-#: this (strict deal 0, 2026-12-07, one core's CPU: goal win 9.9 s for 41.6 million
-#: states; goal strokes' listing of every reachable state alone 66 s before it passed 318
-#: million states, the most a 7 GB budget holds).
-STROKES_COST_RATIO = 7.0
+#: One core's seconds per deal of the perfect golfer's part (a goal-strokes table and its
+#: play-outs on the deal's orders), measured by its pilot (benchmarks/pilot_strokes.py,
+#: 2026-12-07, one core beside the running study; strict deals 1-6: 74-359 s, 0.17-0.84
+#: billion states, 3.2-12.4 GB; benchmarks/records/pilot-strokes-2026-12-07.txt).
+STROKES_COST = {"strict": 210.1}
+#: ... for a rule set without a pilot: its goal-win part's planned cost times the ratio
+#: measured on strict (about 19).
+STROKES_COST_RATIO = STROKES_COST["strict"] / OPTIMAL_COST["strict"]
 SAMPLING_COST = 0.55  # seconds per deal of sampling, one core (measured 0.35-0.82 by rule set)
 RUN_OVERHEAD = 10.0  # seconds per run: worker start-up, Parquet, summary
 PARALLEL_EFFICIENCY = 0.9
@@ -112,6 +114,14 @@ class StudyConfig:
     optimal_target: float = 0.010
     optimal_other_target: float = 0.025
     optimal_max_bytes: int = 8_000_000_000  # per deal (per worker): putt-putt deals need 4-11 GB
+    #: The perfect golfer's par (goal strokes) rests on the first ``strokes_max_n`` valued
+    #: deals: its table lists every reachable state, about ten times goal win's and five to
+    #: eighty times its time (``STROKES_COST``), so it is played out on fewer deals and its
+    #: par's interval says so.  ``strokes_max_bytes``: a table's budget beside another
+    #: worker (strict deals need 3-13 GB); a deal over it is played out again alone.
+    #: Neither is scaled by ``scale`` (a scaled-down study plays out all its few deals).
+    strokes_max_n: int = 100
+    strokes_max_bytes: int = 10_000_000_000
     #: Record runs: the clairvoyant player alone on more deals of these rule sets, for a
     #: +/- ``record_half_width`` interval on their clairvoyant win rate (``RecordPlan``).
     record_variants: tuple[str, ...] = RECORD_VARIANTS
@@ -322,12 +332,19 @@ def optimal_cost(variant: str) -> float:
     return OPTIMAL_COST.get(variant, OPTIMAL_COST_DEFAULT)
 
 
+def strokes_cost_of(variant: str) -> float:
+    """One core's seconds per deal of the perfect golfer's part on ``variant`` (planned):
+    the pilot's (``STROKES_COST``), else ``STROKES_COST_RATIO`` times goal win's."""
+    return STROKES_COST.get(variant, optimal_cost(variant) * STROKES_COST_RATIO)
+
+
 def optimal_seconds(variant: str, config: StudyConfig) -> float:
     """Wall time of the optimum part of ``variant`` at its minimum number of deals (both
-    goals: win for the chance, strokes for par)."""
+    goals: win for the chance, strokes for par on the first ``strokes_max_n``)."""
     deals = config.scaled(config.optimal_min_n, 3)
-    per_deal = optimal_cost(variant) * (1 + STROKES_COST_RATIO)
-    return deals * per_deal / config.workers / PARALLEL_EFFICIENCY
+    par_deals = min(deals, config.strokes_max_n)
+    core = deals * optimal_cost(variant) + par_deals * strokes_cost_of(variant)
+    return core / config.workers / PARALLEL_EFFICIENCY
 
 
 def optimal_deals_needed(n: int, half_width: float | None, target: float, min_n: int,

@@ -362,10 +362,12 @@ def _playouts_markdown(full: pl.DataFrame, orders: int) -> str:
             lines.append(f"- {r['variant']}: no play-outs (no deal resolved), so no strokes or par.")
             continue
         goal = ("goal strokes" if r.get("strokes_goal") == "strokes" else
+                f"goal win: the goal-strokes tables of the {r['strokes_unresolved']} deals tried "
+                "did not fit their memory budget" if r.get("strokes_unresolved") else
                 "goal win, since no deal has its goal-strokes play-outs yet")
         lines.append(
             f"- {r['variant']}: `optimal`'s strokes and par ({goal}) rest on {r['playout_deals']} "
-            f"valued deals, each played out on its {orders} stock orders (the orders of the "
+            f"valued deals{_left_out(r)}, each played out on its {orders} stock orders (the orders of the "
             f"clairvoyant share; {r['playouts']:,} play-outs, but the orders of one deal are not "
             f"independent, so the deals are the sample size); mean {r['mean_strokes']:.2f} "
             f"strokes a hole, median {r['median_strokes']:g}; goal win's play-outs won "
@@ -374,3 +376,18 @@ def _playouts_markdown(full: pl.DataFrame, orders: int) -> str:
     return ("The perfect golfer (goal strokes: the fewest expected strokes, honest) played out "
             "from each valued deal's one table on its stock orders (the win rate stays goal "
             "win's):\n\n" + "\n".join(lines) + "\n")
+
+
+def _left_out(row: dict) -> str:
+    """Which valued deals the perfect golfer's par rests on, where not every one (else '')."""
+    wanted, n = row.get("strokes_wanted"), row["n"]
+    over, missing = row.get("strokes_unresolved") or 0, row.get("strokes_missing") or 0
+    if row.get("strokes_goal") != "strokes" or wanted is None:
+        return ""
+    text = f" of the first {wanted:,} of its {n:,}" if wanted < n else ""
+    parts = [f"{over} whose goal-strokes table did not fit its memory budget"] if over else []
+    parts += [f"{missing} not played out yet"] if missing else []
+    if parts:
+        text += (f" ({' and '.join(parts)} left out: not a random sample of the deals, so this "
+                 "par may lean)")
+    return text

@@ -68,7 +68,9 @@ def _optimum(config: StudyConfig, plans: list[VariantPlan], tallies: list[RunTal
                                config.scaled(config.optimal_min_n, 3),
                                config.scaled(config.optimal_max_n, 3), target,
                                workers=config.workers, max_bytes=config.optimal_max_bytes,
-                               alone_bytes=fanout.largest_memory, value_more=config.play)
+                               alone_bytes=fanout.largest_memory, value_more=config.play,
+                               strokes_n=config.strokes_max_n,
+                               strokes_bytes=config.strokes_max_bytes)
             if config.play:
                 parts.begin(f"optimal (perfect play without peeking) on {variant}: at least "
                             f"{plan.min_n} deals, until +/-{100 * target:.1f} points; then its par "

@@ -76,10 +76,12 @@ Kept = namedtuple("Kept", "dr cum off vals hmap")
 KeptPath = namedtuple("KeptPath", "pwd slot lo keys vals")
 
 #: What goal strokes counts: the states listed, the (heights, top) positions reached, the
-#: look-ups of B, the bytes of the states and of the values alive at once, and the states
-#: with p > 0.
+#: look-ups of B, the bytes of the states and what the backward pass allocates beside them
+#: (its values alive at once, scratch and kept blocks; also where it was refused), the
+#: states with p > 0, and whether the listing was whole (else it stopped at its cap: more
+#: states are reachable).
 StrokesStats = namedtuple("StrokesStats",
-                          "states positions lookups state_bytes value_bytes positive")
+                          "states positions lookups state_bytes value_bytes positive listed")
 
 
 def scratch(big: int, n_tops: int, g_size: int, bv=None) -> Scratch:

@@ -21,21 +21,28 @@ from golfstats.kernels.honest.space import (
     d_codes,
     dense_of,
     packed_of,
+    popcount,
 )
 
 
 @nb.njit(cache=True, nogil=True)
-def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mask_proto, flag):
+def solve_strokes(kt, exposed, heights0, top0, m0, max_states, max_bytes, stock_orders,
+                  mask_proto, flag):
     """Goal strokes: value the position (heights0, top0) with stock multiset ``m0``.
 
     Every reachable state is listed (forward) and valued (backward).  ``stock_orders``
     (K x n kinds in draw order, K possibly 0) only names the blocks to keep for the
     play-outs: every block one of the orders visits (one table serves them all).
     ``mask_proto`` is a one-element array of the dtype of the per-state top sets (it must
-    hold the ``n_tops`` bits and the drawable bit ``flag``).
+    hold the ``n_tops`` bits and the drawable bit ``flag``).  The listing stops at
+    ``max_states``; once it is whole, the backward pass's bytes are known exactly
+    (``strokes_bytes``) and a position whose listing and values exceed ``max_bytes`` is
+    refused before the pass.
 
     Returns ``(resolved, root, moves, path, stats)``: ``path`` (``inputs.KeptPath``) for
-    ``play_strokes``, ``stats`` an ``inputs.StrokesStats``.
+    ``play_strokes``, ``stats`` an ``inputs.StrokesStats`` (``listed``: whether the listing
+    was whole; ``value_bytes`` what the pass allocates, ``strokes_bytes``, also where
+    refused).
     """
     pw, full, g_size = powers(heights0)
     pwd, size, order, layer_start = d_codes(m0)
@@ -57,18 +64,42 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, stock_orders, mas
                 slots += 1
             if k < min(n, stock_orders.shape[1]):
                 d += pwd[stock_orders[o, k]]
-    if not ok:
+    need = strokes_bytes(n, layer_lo, blk_lo, blk_hi, masks, np.int64(1) << flag, path_slot) if ok else 0
+    if not ok or state_bytes + need > max_bytes:
         return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
                 inputs.KeptPath(pwd, path_slot, np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
                                 np.zeros(0, np.float64)),
-                inputs.StrokesStats(n_states, positions, np.int64(0), state_bytes, np.int64(0),
-                                    np.int64(0)))
+                inputs.StrokesStats(n_states, positions, np.int64(0), state_bytes, need,
+                                    np.int64(0), ok))
     listing = inputs.Listing(keys, masks, np.int64(1) << flag, layer_lo, blk_lo, blk_hi)
-    root, moves, path_lo, path_keys, path_val, lookups, peak_values, positive = backward(
+    root, moves, path_lo, path_keys, path_val, lookups, _, positive = backward(
         position, pwd, order, layer_start, STROKES, listing, path_slot)
     return (True, root, moves, inputs.KeptPath(pwd, path_slot, path_lo, path_keys, path_val),
-            inputs.StrokesStats(n_states, positions, lookups, state_bytes, peak_values * 8,
-                                positive))
+            inputs.StrokesStats(n_states, positions, lookups, state_bytes, need, positive, True))
+
+
+@nb.njit(cache=True, nogil=True)
+def strokes_bytes(n, layer_lo, blk_lo, blk_hi, masks, flag_bit, path_slot):
+    """The bytes ``backward`` allocates beside the listing: its two layers of values (p, e)
+    alive at once, the largest block's scratch (two offsets a state, four floats a position
+    at most) and the kept blocks' states (a key and (p, e) each)."""
+    pair = 0
+    for j in range(n + 1):
+        below = layer_lo[j] - layer_lo[j - 1] if j > 0 else 0
+        pair = max(pair, layer_lo[j + 1] - layer_lo[j] + below)
+    scratch = 0
+    kept = 0
+    for d in range(blk_lo.shape[0]):
+        lo = blk_lo[d]
+        if lo < 0:
+            continue
+        reached = 0
+        for t in range(lo, blk_hi[d]):
+            reached += popcount(np.int64(masks[t]) & ~flag_bit)
+        scratch = max(scratch, 16 * (blk_hi[d] - lo + 1) + 32 * reached)
+        if path_slot[d] >= 0:
+            kept += blk_hi[d] - lo
+    return 16 * pair + scratch + 24 * kept
 
 
 @nb.njit(cache=True, nogil=True)
