@@ -56,16 +56,18 @@ def test_every_valued_deal_without_a_cap(tmp_path, monkeypatch):
     assert "rest on 10 valued deals, each" in _said_in_readme(result)
 
 
-def _over_budget(deals):
-    """A goal-strokes stand-in whose table of ``deals`` never fits (the others as
-    ``fake_strokes``), recording each budget it was given."""
+def _over_budget(deals, need=0):
+    """A goal-strokes stand-in whose table of ``deals`` never fits, said to need ``need``
+    bytes (its ``peak_bytes``; the others as ``fake_strokes``), recording each budget it
+    was given."""
     asked = []
 
     def strokes(variant, seed, index, orders, max_bytes=0):
         asked.append((index, max_bytes))
         row = fake_strokes(variant, seed, index, orders, max_bytes)
         if index in deals:
-            row.update(resolved=False, expected_strokes=None, win_p=None, order_strokes=[])
+            row.update(resolved=False, expected_strokes=None, win_p=None, order_strokes=[],
+                       peak_bytes=need or max_bytes)
         return row
 
     return strokes, asked
@@ -106,3 +108,17 @@ def test_a_pilot_with_one_table_that_fits_goes_on(tmp_path, monkeypatch):
     _, said, held = _run(tmp_path, monkeypatch, strokes, strokes_pilot=3, max_bytes=2,
                          alone_bytes=9)
     assert held.height == 10 and "did not fit" not in said
+
+
+def test_a_table_whose_need_exceeds_even_a_deal_alone_is_not_tried_again(tmp_path, monkeypatch):
+    strokes, asked = _over_budget({1}, need=10)  # more than the 9 bytes a deal has alone
+    _, _, held = _run(tmp_path, monkeypatch, strokes, strokes_n=4, max_bytes=2, alone_bytes=9)
+    assert sorted(asked) == [(i, 2) for i in range(4)]
+    assert held.filter(~pl.col("resolved"))["deal_index"].to_list() == [1]
+
+
+def test_a_pilot_all_of_whose_needs_exceed_a_deal_alone_stops_at_once(tmp_path, monkeypatch):
+    strokes, asked = _over_budget(set(range(10)), need=10)
+    _, said, _ = _run(tmp_path, monkeypatch, strokes, max_bytes=2, alone_bytes=9)
+    assert sorted(asked) == [(i, 2) for i in range(3)]
+    assert "not played out on its other 7 deals here" in said

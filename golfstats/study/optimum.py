@@ -207,7 +207,7 @@ def _strokes_missing(folder: Path, plan: OptimumPlan, rows: pl.DataFrame, servin
     have = _play_strokes(folder, plan, pilot, serving, say)
     tried = have.filter(pl.col("deal_index").is_in(pilot))
     if (len(pilot) < len(wanted) and tried.height == len(pilot) and not tried["resolved"].any()
-            and (tried["max_bytes"] >= plan.retry_bytes).all()):
+            and _beyond(tried, plan.retry_bytes).all()):
         say(f"  optimal {plan.variant}: the goal-strokes tables of its first {len(pilot)} deals "
             f"did not fit {plan.retry_bytes / 1e9:.0f} GB; the perfect golfer is not played out "
             f"on its other {len(wanted) - len(pilot)} deals here (a machine with more memory "
@@ -220,13 +220,13 @@ def _play_strokes(folder: Path, plan: OptimumPlan, deals: list[int], serving,
                   say: Callable[[str], None]) -> pl.DataFrame:
     """The goal-strokes play-outs of ``deals`` not held yet, on the workers with the
     plan's goal-strokes budget; then, each alone on a worker, those unresolved under a
-    smaller budget than a deal alone has (goal strokes lists every reachable state: far
-    more than goal win values).  Returns every goal-strokes row held."""
+    smaller budget than a deal alone has whose need may fit it (goal strokes lists every
+    reachable state: far more than goal win values).  Returns every goal-strokes row held."""
     budget = plan.retry_bytes
     for alone in (False, True):
         have = read_strokes(folder)
-        done = set(have.filter(pl.col("resolved") | (pl.col("max_bytes") >= (budget if alone else 0)))
-                   ["deal_index"].to_list())
+        tried = _beyond(have, budget) if alone else pl.repeat(True, have.height, eager=True)
+        done = set(have.filter(have["resolved"] | tried)["deal_index"].to_list())
         todo = [i for i in deals if i not in done]
         if not todo:
             continue
@@ -239,6 +239,13 @@ def _play_strokes(folder: Path, plan: OptimumPlan, deals: list[int], serving,
             say(f"  optimal {plan.variant}: goal strokes, deal {row['deal_index']} done ({k} of "
                 f"{len(todo)}, {row['seconds']:.0f} s{'' if row['resolved'] else ', unresolved'})")
     return read_strokes(folder)
+
+
+def _beyond(strokes: pl.DataFrame, budget: int) -> pl.Series:
+    """Which goal-strokes rows a budget of ``budget`` would not resolve: tried under it
+    already, or needing more (an unresolved row's ``peak_bytes`` is its need, or its
+    listing's bytes where that stopped first: then at most the need)."""
+    return (strokes["max_bytes"] >= budget) | (strokes["peak_bytes"] > budget)
 
 
 def estimate(rows: pl.DataFrame, exact_rate: float) -> tuple[MeanEstimate, MeanEstimate, int]:
