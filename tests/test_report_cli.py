@@ -307,3 +307,20 @@ def test_runs_not_yet_begun_are_one_clause():
                     "absent: 3 planned runs (a-n2000 and 2 more)")
     assert unfinished_note([run("a", (0, 9))]) == "not yet played, so absent: 1 planned run (a)"
     assert unfinished_note([run("c", None)]) == ""
+
+
+def test_the_opening_marks_a_cell_whose_run_is_unfinished():
+    """A cell resting on a run not finished says how many of its planned deals it holds; a
+    cell resting on another run of the same player (a main run, beside a par run not
+    begun) does not."""
+    from golfstats.study.opening import opening_markdown
+
+    full = pl.DataFrame({"variant": ["strict", "strict", "putt-putt"],
+                         "policy": ["sampling", "greedy", "greedy"],
+                         "n": [648, 22_193, 7_038], "win_rate": [0.213, 0.016, 0.24]})
+    unfinished = {("strict", "sampling"): (648, 2_000), ("strict", "greedy"): (0, 64_265),
+                  ("putt-putt", "greedy"): (7_038, 7_038)}
+    text = opening_markdown(full, pl.DataFrame(schema={"variant": pl.String, "policy": pl.String}),
+                            unfinished)
+    assert "21.3% · 648 of 2,000 (unfinished)" in text
+    assert "1.6% · 22,193 |" in text and "24.0% · 7,038 |" in text

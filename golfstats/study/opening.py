@@ -18,7 +18,7 @@ OBJECTIVES = ("`optimal`'s win rate is perfect play without peeking for the most
               "(the section on perfect play says how many).")
 
 
-def _cell(row: dict | None, par: dict | None) -> str:
+def _cell(row: dict | None, par: dict | None, run: tuple[int, int] | None = None) -> str:
     if row is None or row.get("win_rate") is None:
         return ""
     text = percent(row["win_rate"], 1)
@@ -26,20 +26,26 @@ def _cell(row: dict | None, par: dict | None) -> str:
         star = "*" if row.get("strokes_goal") == "win" else ""  # goal win's play-outs (for now)
         text += f" · {par['par9']} / {par['par18']}{star}"
     deals = row["n"]
+    if run is not None and deals == run[0] < run[1]:  # the row rests on a run not finished
+        return f"{text} · {deals:,} of {run[1]:,} (unfinished)"
     if row.get("playouts") and row.get("playout_deals") not in (None, deals):
         return f"{text} · {deals:,} (par: {row['playout_deals']:,})"
     return f"{text} · {deals:,}"
 
 
-def opening_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
+def opening_markdown(full: pl.DataFrame, par_df: pl.DataFrame,
+                     unfinished: dict[tuple[str, str], tuple[int, int]] | None = None) -> str:
     """Per rule set, per player: "win rate · par 9 / par 18 · deals" (``full``: the summary
-    with the optimum's rows; ``par_df``: every player's par)."""
+    with the optimum's rows; ``par_df``: every player's par; ``unfinished``: (deals held,
+    deals planned) of a (rule set, player)'s run not finished: where its row rests on that
+    run, the planned deals are said beside its count)."""
+    unfinished = unfinished or {}
     lines = ["| rule set | " + " | ".join(PLAYERS) + " |", "|---|" + "---:|" * len(PLAYERS)]
     for variant in full["variant"].unique(maintain_order=True):
         rows = {r["policy"]: r for r in full.filter(pl.col("variant") == variant).iter_rows(named=True)}
         pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
-        lines.append(f"| {variant} | " + " | ".join(_cell(rows.get(p), pars.get(p)) for p in PLAYERS)
-                     + " |")
+        lines.append(f"| {variant} | " + " | ".join(
+            _cell(rows.get(p), pars.get(p), unfinished.get((variant, p))) for p in PLAYERS) + " |")
     note = ("\nEach cell: win rate · par for 9 / 18 holes (the median round total) · the deals "
             "it rests on. `exact` sees the stock order (what can be won); the others do not. "
             + OBJECTIVES + " An empty cell: not measured for that rule set (yet).")

@@ -273,7 +273,7 @@ def readme(config, result, summary: pl.DataFrame, full: pl.DataFrame, par_md: st
         "optimal": _optimal_markdown(config, result, full),
         "par_by_player": _par_by_player_markdown(par_df, pars),
         "answers": _in_short(_answers_markdown(full, par_df)), "making": making, "parts": parts,
-        **opening_fields(full, par_df), **par_run_fields(config, result),
+        **opening_fields(full, par_df, result.unfinished), **par_run_fields(config, result),
     }
     template = (Path(__file__).with_name("README.md.template")).read_text()
     return string.Template(template).substitute(fields)
@@ -287,11 +287,14 @@ def _in_short(answers: str) -> str:
     return "In short, for the three king rules (draws any time, no jokers):\n\n" + answers
 
 
-def opening_fields(full: pl.DataFrame, par_df: pl.DataFrame) -> dict:
-    """The README's opening: the table of every rule set and player, and the par to print."""
+def opening_fields(full: pl.DataFrame, par_df: pl.DataFrame, unfinished=None) -> dict:
+    """The README's opening: the table of every rule set and player (a player whose row
+    rests on a run not finished marked so: ``StudyResult.unfinished``), and the par to
+    print."""
     from golfstats.study.opening import opening_markdown, par_to_print_markdown
 
-    return {"opening": opening_markdown(full, par_df), "par_to_print": par_to_print_markdown(par_df, full)}
+    return {"opening": opening_markdown(full, par_df, unfinished),
+            "par_to_print": par_to_print_markdown(par_df, full)}
 
 
 def par_run_fields(config, result) -> dict:

@@ -258,6 +258,9 @@ class StudyResult:
     files: list[Path] = field(default_factory=list)
     optimum: list = field(default_factory=list)  # study.optimum.OptimumResult per rule set
     pars: list[ParPlan] = field(default_factory=list)  # every rule set's par run, as sized
+    #: (deals held, deals planned) per (rule set, player) of each run not finished (a
+    #: record run's held counting its main run's deals)
+    unfinished: dict = field(default_factory=dict)
 
 
 def _progress_lines(config: StudyConfig, plans: list[VariantPlan], records: list[RecordPlan],
@@ -383,7 +386,10 @@ def _run_study(config: StudyConfig, note: Callable[[str], None] | None, fanout) 
     for run in runs if config.play else ():
         if run.first:
             _play(config, run, parts, fanout)
-    result.tallies = with_records([run_tallies(ledger, r) for r in runs])
+    every = [run_tallies(ledger, r) for r in runs]
+    result.tallies = with_records(every)
+    result.unfinished = {(t.run.variant, p): (t.run.first + t.deals_done, t.run.n)
+                         for t in every if not t.complete for p in t.run.policies}
     say("writing tables, charts, report.html and README.md")
     from golfstats.study.outputs import write_outputs
 
