@@ -122,3 +122,32 @@ def test_a_pilot_all_of_whose_needs_exceed_a_deal_alone_stops_at_once(tmp_path, 
     _, said, _ = _run(tmp_path, monkeypatch, strokes, max_bytes=2, alone_bytes=9)
     assert sorted(asked) == [(i, 2) for i in range(3)]
     assert "not played out on its other 7 deals here" in said
+
+
+def test_the_perfect_golfers_par_is_held_to_the_honest_players():
+    """Under the par to print: at or below each honest player's par, above within the
+    noise of its deals, or above beyond it (a fault, said so); nothing for a par still
+    goal win's."""
+    from golfstats.study.opening import par_to_print_markdown
+
+    def par(variant, policy, p9, low9, p18, low18, n=100):
+        return {"variant": variant, "policy": policy, "n": n, "par9": p9, "par9_low": low9,
+                "par9_high": p9 + 3, "p_off9": 0.5, "par18": p18, "par18_low": low18,
+                "par18_high": p18 + 5, "p_off18": 0.5}
+
+    par_df = pl.DataFrame([par("strict", "lookahead", 70, 69, 141, 140, 773_016),
+                           par("strict", "sampling", 47, 45, 95, 92, 2_000),
+                           par("strict", "optimal", 49, 44, 93, 85),
+                           par("putt-putt", "lookahead", 16, 15, 32, 31),
+                           par("putt-putt", "optimal", 20, 17, 30, 25),
+                           par("queens-on-kings", "lookahead", 53, 53, 106, 106),
+                           par("queens-on-kings", "optimal", 48, 40, 96, 80)])
+    full = pl.DataFrame({"variant": ["queens-on-kings"], "strokes_goal": ["win"]})
+    text = par_to_print_markdown(par_df, full)
+    assert ("- strict: 9 holes 49 against sampling's 47: 2 above, within the noise of its deals "
+            "(its interval reaches 47); 9 holes 49 against lookahead's 70: at or below; 18 holes "
+            "93 against sampling's 95: at or below; 18 holes 93 against lookahead's 141: at or "
+            "below.") in text
+    assert ("9 holes 20 against lookahead's 16: 4 above, beyond the noise of its deals: a fault "
+            "to look into") in text
+    assert "- queens-on-kings:" not in text  # its par is still goal win's play-outs

@@ -92,7 +92,37 @@ def par_to_print_markdown(par_df: pl.DataFrame, full: pl.DataFrame | None = None
             "Each par has its 95% interval from a bootstrap over whole deals (2,000 resamples; a "
             "valued deal's stock orders are resampled with it, never one by one); off: how often "
             "a resample's par is not the printed one.\n\n"
-            + "\n".join(lines) + "\n")
+            + "\n".join(lines) + "\n" + _floor_markdown(par_df, still_win))
+
+
+#: The honest players the perfect golfer's par is held to (it can be no higher than theirs).
+HELD_TO = ("sampling", PAR_REFERENCE)
+
+
+def _floor_markdown(par_df: pl.DataFrame, still_win: set) -> str:
+    """Per rule set with the perfect golfer's par (goal strokes): is it at or below each
+    honest player's of ``HELD_TO``, and where it is above, within the noise of its deals
+    (its 95% interval reaching theirs)?  Else it says so, as a fault to look into."""
+    lines = []
+    for variant in par_df["variant"].unique(maintain_order=True):
+        pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        best = pars.get(OPTIMAL)
+        if best is None or variant in still_win:
+            continue
+        said = []
+        for holes in (9, 18):
+            for policy in (p for p in HELD_TO if p in pars):
+                theirs, ours, low = pars[policy][f"par{holes}"], best[f"par{holes}"], best[f"par{holes}_low"]
+                verdict = ("at or below" if ours <= theirs else
+                           f"{ours - theirs} above, within the noise of its deals (its interval "
+                           f"reaches {theirs})" if low <= theirs else
+                           f"{ours - theirs} above, beyond the noise of its deals: a fault to look into")
+                said.append(f"{holes} holes {ours} against {policy}'s {theirs}: {verdict}")
+        lines.append(f"- {variant}: " + "; ".join(said) + ".")
+    if not lines:
+        return ""
+    return ("\nThe perfect golfer's par held to the honest players' (no honest player's par can be "
+            "lower, beyond the noise of the perfect golfer's deals):\n\n" + "\n".join(lines) + "\n")
 
 
 def par_cell(row: dict, holes: int) -> str:
