@@ -54,8 +54,12 @@ def main() -> None:
     """Entry point: like ``app()``, but a usage error is one ``golfstats: error:`` line, and
     so is a fault of the system (a full disk, a vanished folder: exit 1); a reader of
     standard output that goes away (``golfstats ... | head``) ends the command quietly,
-    exit 0, as other Unix tools do."""
+    exit 0, as other Unix tools do; ``kill PID`` (SIGTERM) stops it as Ctrl-C does: its
+    finished work kept, its worker processes stopped with it."""
+    import signal
     import sys
+
+    signal.signal(signal.SIGTERM, _interrupt)
 
     try:  # recent Typer releases carry their own copy of click
         from typer._click.exceptions import ClickException, UsageError
@@ -87,6 +91,14 @@ def main() -> None:
             _quiet_exit()
         raise
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _interrupt(signum, frame) -> None:
+    """SIGTERM as Ctrl-C: a ``KeyboardInterrupt`` in the main thread, so that every command's
+    own handling of an interrupt runs (a run marked interrupted, its finished chunks kept)
+    and the process exits through Python, which stops its daemonic workers (the default
+    action would leave them running, orphaned)."""
+    raise KeyboardInterrupt
 
 
 def _fault(exc: OSError) -> str:
