@@ -142,21 +142,20 @@ def odds_command(
     max_states: MaxStatesOpt = None,
     max_memory: Annotated[float, typer.Option(
         "--max-memory", min=0.01, metavar="GB",
-        help="Memory budget of the whole process, in GB: the honest tables get what the "
-             "process does not already hold (the interpreter, numba, polars and the kernels, "
-             "loaded: about 0.25 GB, measured; a budget below that is refused).  The first "
-             "pass stops as soon as its rows are over the budget; reach's rows are checked "
-             "after their pass, which may exceed it before the deal is reported unresolved.  "
-             "Goal win's layers go to files in TMPDIR where only a step's part fits.")] = 4.0,
+        help="Memory budget of the whole process, in GB: the honest tables get what the process does not "
+             "already hold (the interpreter, numba, polars and the kernels, loaded: about 0.25 GB; a budget "
+             "below that is refused).  The first pass stops as soon as its rows are over the budget; reach's "
+             "rows are checked after their pass, which may exceed it before the deal is reported "
+             "unresolved.  Goal win's layers go to files in TMPDIR where only a step's part fits; goal "
+             "strokes sizes its values once its list of states is whole.")] = 4.0,
     threads: ThreadsOpt = None,
     json_out: Annotated[bool, typer.Option(
-        "--json", help="One JSON object per board: board, variant, goal, win_p, "
-                       "expected_strokes (null under --goal win), resolved, states, "
-                       "bytes_estimate (the kernel's count of its tables' bytes), "
-                       "peak_rss_bytes (the process's peak resident set, measured), "
-                       "disk_bytes (the layers of p kept in files: 0 unless over --max-memory), "
-                       "partial (goal strokes: its list of states stopped at the budget, so "
-                       "more are reachable), seconds, clairvoyant_won, clairvoyant_strokes.")] = False,
+        "--json", help="One JSON object per board: board, variant, goal, win_p, expected_strokes "
+                       "(null under --goal win), resolved, states, bytes_estimate (the kernel's "
+                       "count of its tables' bytes), peak_rss_bytes (the process's peak resident "
+                       "set, measured), disk_bytes (the layers of p kept in files: 0 unless over "
+                       "--max-memory), partial (goal strokes: its list of states stopped at the "
+                       "budget), seconds, clairvoyant_won, clairvoyant_strokes.")] = False,
 ) -> None:
     """The exact odds of a deal for a player who cannot see the stock.
 
@@ -215,9 +214,8 @@ def odds_command(
         elif st.disk_error:
             honest = f"unresolved: no room for its layers of values on disk ({st.disk_error})"
         else:
-            need = f"tables of {st.peak_bytes / 1e9:.2f} GB, " if st.peak_bytes else ""
-            if st.partial:  # the listing of every reachable state stopped at the budget
-                need = f"more than {st.peak_bytes / 1e9:.2f} GB: more than "
+            more = "more than " if st.partial else ""  # goal strokes' list cut at the budget
+            need = f"{more or 'tables of '}{st.peak_bytes / 1e9:.2f} GB, {more}" if st.peak_bytes else ""
             honest = (f"unresolved: needs {need}{st.states:,} states (budget "
                       f"{max_memory:g} GB" + (f", {max_states:,} states)" if max_states else ")"))
         disk = f" · layers on disk, {st.disk_bytes / 1e9:.1f} GB" if st.disk_bytes else ""
