@@ -130,6 +130,11 @@ def honest_policies(summary: pl.DataFrame) -> list[str]:
 
 # ------------------------------------------------------------------ formatting
 
+def by_policy(frame: pl.DataFrame, variant: str) -> dict[str, dict]:
+    """The rows of ``frame`` (a summary or a par table) for ``variant``, by policy."""
+    return {r["policy"]: r for r in frame.filter(pl.col("variant") == variant).iter_rows(named=True)}
+
+
 def percent(x: float | None, digits: int = 1) -> str:
     return "" if x is None else f"{100 * x:.{digits}f}%"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from golfstats.policies import LADDER, OPTIMAL, PAR_REFERENCE
-from golfstats.report.tables import percent
+from golfstats.report.tables import by_policy, percent
 
 #: The opening table's players, weakest first (random, who never wins, is left to the
 #: win-rate table).
@@ -42,8 +42,8 @@ def opening_markdown(full: pl.DataFrame, par_df: pl.DataFrame,
     unfinished = unfinished or {}
     lines = ["| rule set | " + " | ".join(PLAYERS) + " |", "|---|" + "---:|" * len(PLAYERS)]
     for variant in full["variant"].unique(maintain_order=True):
-        rows = {r["policy"]: r for r in full.filter(pl.col("variant") == variant).iter_rows(named=True)}
-        pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        rows = by_policy(full, variant)
+        pars = by_policy(par_df, variant)
         lines.append(f"| {variant} | " + " | ".join(
             _cell(rows.get(p), pars.get(p), unfinished.get((variant, p))) for p in PLAYERS) + " |")
     note = ("\nEach cell: win rate · par for 9 / 18 holes (the median round total) · the deals "
@@ -78,7 +78,7 @@ def par_to_print_markdown(par_df: pl.DataFrame, full: pl.DataFrame | None = None
     lines = ["| rule set | par 9 holes (95%) | off | par 18 holes (95%) | off | deals | "
              "perfect golfer's par 9 / 18 (95%) | its deals |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for variant in par_df["variant"].unique(maintain_order=True):
-        pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        pars = by_policy(par_df, variant)
         ref, best = pars.get(PAR_REFERENCE), pars.get(OPTIMAL)
         if ref is None:
             continue
@@ -105,7 +105,7 @@ def _floor_markdown(par_df: pl.DataFrame, still_win: set) -> str:
     (its 95% interval reaching theirs)?  Else it says so, as a fault to look into."""
     lines = []
     for variant in par_df["variant"].unique(maintain_order=True):
-        pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        pars = by_policy(par_df, variant)
         best = pars.get(OPTIMAL)
         if best is None or variant in still_win:
             continue

@@ -87,6 +87,7 @@ from golfstats.study.optimum_deals import (  # (re-exported: the study's one dea
 from golfstats.study.optimum_deals import (
     write_row as _write_row,
 )
+from golfstats.study.plan import strokes_deals
 
 ESTIMATOR = "regression on the clairvoyant share"
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class OptimumPlan:
 
     def strokes_deals(self, valued: int) -> int:
         """How many of ``valued`` deals (0..valued-1) the perfect golfer is played out on."""
-        return min(valued, self.strokes_n) if self.strokes_n else valued
+        return strokes_deals(valued, self.strokes_n)
 
 
 @dataclass(frozen=True)
@@ -225,8 +226,8 @@ def _play_strokes(folder: Path, plan: OptimumPlan, deals: list[int], serving,
     budget = plan.retry_bytes
     for alone in (False, True):
         have = read_strokes(folder)
-        tried = _beyond(have, budget) if alone else pl.repeat(True, have.height, eager=True)
-        done = set(have.filter(have["resolved"] | tried)["deal_index"].to_list())
+        held = have.filter(have["resolved"] | _beyond(have, budget)) if alone else have
+        done = set(held["deal_index"].to_list())
         todo = [i for i in deals if i not in done]
         if not todo:
             continue

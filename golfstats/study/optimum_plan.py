@@ -24,6 +24,7 @@ from golfstats.study.plan import (
     optimal_cost,
     optimal_deals_needed,
     strokes_cost_of,
+    strokes_deals,
 )
 
 
@@ -59,7 +60,7 @@ def optimum_progress(config: StudyConfig, ledger: Path, rates: dict[str, float],
         least = config.scaled(config.optimal_min_n, 3)
         need = optimal_deals_needed(n, half, target, least, config.scaled(config.optimal_max_n, 3))
         win_cost = float(rows["seconds"].mean()) if rows.height else optimal_cost(variant)
-        wanted = min(max(n, need), config.strokes_max_n)
+        wanted = strokes_deals(max(n, need), config.strokes_max_n)
         done = strokes.filter(pl.col("deal_index") < wanted)
         strokes_cost = float(done["seconds"].mean()) if done.height else strokes_cost_of(variant)
         core = max(0, need - n) * win_cost + max(0, wanted - done.height) * strokes_cost

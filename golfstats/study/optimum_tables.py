@@ -7,6 +7,7 @@ import numpy as np
 import polars as pl
 
 from golfstats.policies import CLAIRVOYANT, LADDER, OPTIMAL
+from golfstats.report.tables import by_policy
 from golfstats.runs import SUMMARY_SCHEMA
 
 #: The honest players whose share of the way from greedy to the optimum is given: the
@@ -92,7 +93,7 @@ def ladder_markdown(summary: pl.DataFrame, variants) -> str:
     lines = ["| variant | player | win rate (95% interval) | n | of the way greedy -> optimal (95%) |",
              "|---|---|---:|---:|---:|"]
     for variant in variants:
-        rows = {r["policy"]: r for r in summary.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        rows = by_policy(summary, variant)
         greedy, optimal = rows.get("greedy"), rows.get(OPTIMAL)
         for policy in LADDER:
             r = rows.get(policy)
@@ -168,7 +169,7 @@ def ladder_chart(summary: pl.DataFrame, variants):
     for ax in axes[len(variants):]:
         ax.set_visible(False)
     for ax, variant in zip(axes, variants, strict=False):
-        rows = {r["policy"]: r for r in summary.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        rows = by_policy(summary, variant)
         rungs = [p for p in LADDER if p in rows and rows[p]["win_rate"] is not None]
         for y, policy in enumerate(rungs):
             r = rows[policy]

@@ -334,6 +334,12 @@ def optimal_cost(variant: str) -> float:
     return OPTIMAL_COST.get(variant, OPTIMAL_COST_DEFAULT)
 
 
+def strokes_deals(valued: int, cap: int) -> int:
+    """How many of ``valued`` deals (0..valued-1) the perfect golfer is played out on, at
+    most ``cap`` (0: every one)."""
+    return min(valued, cap) if cap else valued
+
+
 def strokes_cost_of(variant: str) -> float:
     """One core's seconds per deal of the perfect golfer's part on ``variant`` (planned):
     the pilot's (``STROKES_COST``), else ``STROKES_COST_RATIO`` times goal win's."""
@@ -344,7 +350,7 @@ def optimal_seconds(variant: str, config: StudyConfig) -> float:
     """Wall time of the optimum part of ``variant`` at its minimum number of deals (both
     goals: win for the chance, strokes for par on the first ``strokes_max_n``)."""
     deals = config.scaled(config.optimal_min_n, 3)
-    par_deals = min(deals, config.strokes_max_n)
+    par_deals = strokes_deals(deals, config.strokes_max_n)
     core = deals * optimal_cost(variant) + par_deals * strokes_cost_of(variant)
     return core / config.workers / PARALLEL_EFFICIENCY
 

@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 
 from golfstats.policies import CLAIRVOYANT, LADDER, OPTIMAL, PAR_REFERENCE, SAMPLING_POLICY, policy_order
-from golfstats.report.tables import markdown, percent
+from golfstats.report.tables import by_policy, markdown, percent
 from golfstats.stats import MIN_N, Z95, wilson
 from golfstats.study.plan import SAMPLING_VARIANTS
 
@@ -108,8 +108,8 @@ def _answers_markdown(full: pl.DataFrame, par_df: pl.DataFrame) -> str:
     strong and clairvoyant players (``full``: the summary with the optimum's rows)."""
     lines = []
     for variant in SAMPLING_VARIANTS:
-        rows = {r["policy"]: r for r in full.filter(pl.col("variant") == variant).iter_rows(named=True)}
-        pars = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        rows = by_policy(full, variant)
+        pars = by_policy(par_df, variant)
         if CLAIRVOYANT not in rows:
             continue
         honest = rows.get(OPTIMAL)
@@ -139,7 +139,7 @@ def _par_by_player_markdown(par_df: pl.DataFrame, pars=()) -> str:
     lines = ["| variant | " + " | ".join(f"{p} par 9 / 18 (95%)" for p in PAR_PLAYERS)
              + " | 45 / 90 fits (how often) |", "|---|" + "---:|" * len(PAR_PLAYERS) + "---|"]
     for variant in par_df["variant"].unique(maintain_order=True):
-        rows = {r["policy"]: r for r in par_df.filter(pl.col("variant") == variant).iter_rows(named=True)}
+        rows = by_policy(par_df, variant)
         cells = [f"{par_cell(rows[p], 9)} / {par_cell(rows[p], 18)}" if p in rows else ""
                  for p in PAR_PLAYERS]
         present = [p for p in PAR_PLAYERS if p in rows]

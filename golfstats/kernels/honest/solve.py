@@ -64,14 +64,15 @@ def solve_strokes(kt, exposed, heights0, top0, m0, max_states, max_bytes, stock_
                 slots += 1
             if k < min(n, stock_orders.shape[1]):
                 d += pwd[stock_orders[o, k]]
-    need = strokes_bytes(n, layer_lo, blk_lo, blk_hi, masks, np.int64(1) << flag, path_slot) if ok else 0
+    flag_bit = np.int64(1) << flag
+    need = strokes_bytes(n, layer_lo, blk_lo, blk_hi, masks, flag_bit, path_slot) if ok else 0
     if not ok or state_bytes + need > max_bytes:
         return (False, np.full(2, np.nan), (np.full(COLUMNS + 1, np.nan), np.full(COLUMNS + 1, np.nan)),
                 inputs.KeptPath(pwd, path_slot, np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
                                 np.zeros(0, np.float64)),
                 inputs.StrokesStats(n_states, positions, np.int64(0), state_bytes, need,
                                     np.int64(0), ok))
-    listing = inputs.Listing(keys, masks, np.int64(1) << flag, layer_lo, blk_lo, blk_hi)
+    listing = inputs.Listing(keys, masks, flag_bit, layer_lo, blk_lo, blk_hi)
     root, moves, path_lo, path_keys, path_val, lookups, _, positive = backward(
         position, pwd, order, layer_start, STROKES, listing, path_slot)
     return (True, root, moves, inputs.KeptPath(pwd, path_slot, path_lo, path_keys, path_val),
